@@ -1,0 +1,40 @@
+/* json.h - a small streaming JSON writer with correct escaping. */
+#ifndef SGA_JSON_H
+#define SGA_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 32
+
+struct json {
+	FILE *f;
+	int depth;
+	int first[JSON_MAX_DEPTH];	/* no member written yet at this depth */
+	int pretty;			/* indent with two spaces */
+};
+
+/* Start writing to f; pretty adds newlines and indentation. */
+void json_init(struct json *j, FILE *f, int pretty);
+/* Open an object or array; key is the member name, or NULL inside arrays/at top. */
+void json_obj_open(struct json *j, const char *key);
+void json_obj_close(struct json *j);
+void json_arr_open(struct json *j, const char *key);
+void json_arr_close(struct json *j);
+/* Members: key NULL inside arrays. A NULL string writes null. */
+void json_str(struct json *j, const char *key, const char *val);
+void json_u64(struct json *j, const char *key, uint64_t val);
+void json_i64(struct json *j, const char *key, int64_t val);
+/* Non-finite doubles are written as null (JSON has no NaN). */
+void json_dbl(struct json *j, const char *key, double val);
+void json_bool(struct json *j, const char *key, int val);
+void json_null(struct json *j, const char *key);
+/* Write raw, already valid JSON text as a member (e.g. a stored config). */
+void json_raw(struct json *j, const char *key, const char *text);
+/* Finish the document with a newline. */
+void json_end(struct json *j);
+
+/* Write s as a JSON string literal (with quotes) to f. */
+void json_write_string(FILE *f, const char *s);
+
+#endif
