@@ -54,7 +54,7 @@ int place_bind_memory(void *addr, size_t len, int node);
 
 /*
  * Check /proc/self/numa_maps: how many pages of the mapping at addr sit on
- * node `node` versus elsewhere. Returns 0 and fills *on/*off, or -errno.
+ * node `node` versus elsewhere. Returns 0 and fills *on and *off, or -errno.
  */
 int place_check_numa_maps(void *addr, int node, uint64_t *on, uint64_t *off);
 
