@@ -34,6 +34,7 @@ uint64_t sga_page_bytes(int page)
 	switch (page) {
 	case SGA_PAGE_2M: return 2ULL << 20;
 	case SGA_PAGE_1G: return GIB;
+	case SGA_PAGE_THP: return 2ULL << 20;	/* the unit THP aims for */
 	default: return 4096;
 	}
 }

@@ -38,7 +38,7 @@ struct sga {
 	char desc[160];		/* e.g. "shm, 2 MiB hugetlb, PUD-aligned at 0x7f8000000000" */
 };
 
-/* Bytes per page for a page kind (4k and thp: the base page, 4096). */
+/* Bytes per page for a page kind: the unit a task touches (thp: 2 MiB). */
 uint64_t sga_page_bytes(int page);
 
 /* Huge page size the kind needs from a hugetlb pool, 0 for 4k/thp. */

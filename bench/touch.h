@@ -1,0 +1,24 @@
+/*
+ * touch.h - the measured loops. In the window a task does nothing but
+ * these: one load (or store) of one word per listed page.
+ */
+#ifndef SGA_TOUCH_H
+#define SGA_TOUCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Load the word at base + (idx[i] << shift) + off for each i; returns their sum. */
+uint64_t touch_read(const char *base, unsigned shift, size_t off, const uint32_t *idx, size_t n);
+
+/* Increment the word at base + (idx[i] << shift) + off for each i. */
+void touch_write(char *base, unsigned shift, size_t off, const uint32_t *idx, size_t n);
+
+/* Follow n links of a chain of byte offsets stored in the SGA, from start; returns the last. */
+uint64_t touch_chase(const char *base, uint64_t start, uint64_t n);
+
+/* First touch: an atomic add of 0 (a write access that changes nothing) to
+ * the word at off in each of pages pages of page_size bytes. */
+void touch_first(char *base, uint64_t pages, uint64_t page_size, size_t off);
+
+#endif
