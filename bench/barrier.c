@@ -58,3 +58,25 @@ int barrier_wait(struct barrier *b, int (*poll)(void *arg), void *arg)
 	}
 	return b->abort ? -1 : 0;
 }
+
+int turn_wait(uint32_t *turn, uint32_t mine, struct barrier *b, int (*poll)(void *arg), void *arg)
+{
+	uint32_t cur;
+
+	while ((cur = __atomic_load_n(turn, __ATOMIC_ACQUIRE)) != mine) {
+		if (b->abort)
+			return -1;
+		if (poll && poll(arg)) {
+			barrier_abort(b);
+			return -1;
+		}
+		futex_wait(turn, cur, 50 * 1000 * 1000);
+	}
+	return 0;
+}
+
+void turn_next(uint32_t *turn)
+{
+	__atomic_fetch_add(turn, 1, __ATOMIC_ACQ_REL);
+	futex_wake_all(turn);
+}

@@ -29,4 +29,13 @@ int barrier_wait(struct barrier *b, int (*poll)(void *arg), void *arg);
 /* Set the abort flag and wake every waiter. */
 void barrier_abort(struct barrier *b);
 
+/*
+ * Wait until *turn == mine (tasks taking turns in index order), polling
+ * like barrier_wait and giving up when b is aborted. Returns 0 or -1.
+ */
+int turn_wait(uint32_t *turn, uint32_t mine, struct barrier *b, int (*poll)(void *arg), void *arg);
+
+/* Pass the turn to the next task. */
+void turn_next(uint32_t *turn);
+
 #endif

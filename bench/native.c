@@ -43,6 +43,7 @@ struct ctl {
 	int sharedctx_seen;		/* tasks whose mapping shows the smaps mnemonic */
 	char err[ERR_LEN];		/* the first task error */
 	int err_status;
+	uint32_t ft_turn;		/* whose turn it is to first-touch (serial mode) */
 	struct task_result res[];	/* one per task */
 };
 
@@ -237,6 +238,9 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
 		goto fail_perf;
 
+	if (c->first_touch == FIRST_TOUCH_SERIAL &&
+	    turn_wait(&ctl->ft_turn, t, &ctl->bar, task_poll, pl))
+		goto fail_perf;
 	f0 = minflt(c->threads);
 	t0 = now_ns();
 	if (c->measure == MEASURE_FIRST_TOUCH)
@@ -249,6 +253,8 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 		tr->window_ns = t1 - t0;
 	}
 	tr->ft_minflt = minflt(c->threads) - f0;
+	if (c->first_touch == FIRST_TOUCH_SERIAL)
+		turn_next(&ctl->ft_turn);
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 2: all touched */
 		goto fail_perf;
 

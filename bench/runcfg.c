@@ -43,6 +43,7 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 	json_str(&j, "place", c->place);
 	json_str(&j, "measure", choice(MEASURE_CHOICES, c->measure, b4, sizeof(b4)));
 	json_str(&j, "access", choice(ACCESS_CHOICES, c->access, b5, sizeof(b5)));
+	json_str(&j, "first_touch", choice(FIRST_TOUCH_CHOICES, c->first_touch, b1, sizeof(b1)));
 	json_str(&j, "events", c->events);
 	json_str(&j, "require", c->require);
 	json_u64(&j, "timeout", c->timeout);
@@ -55,11 +56,11 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 
 char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 {
-	char b1[16], b2[16], b3[16], b4[16], b5[16];
+	char b1[16], b2[16], b3[16], b4[16], b5[16], b6[16];
 
 	snprintf(buf, len,
 		 "backend=native pattern=%s tasks=%llu threads=%d sga=%llu page=%s backing=%s "
-		 "align=%s sharedctx=%d rounds=%llu ws=%llu measure=%s access=%s place=%s cpus=%s "
+		 "align=%s sharedctx=%d rounds=%llu ws=%llu measure=%s access=%s first_touch=%s place=%s cpus=%s "
 		 "mem_node=%s zipf_theta=%g",
 		 c->pattern, (unsigned long long)c->tasks, c->threads,
 		 (unsigned long long)c->sga_size,
@@ -69,6 +70,7 @@ char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 		 (unsigned long long)c->rounds, (unsigned long long)c->ws_size,
 		 choice(MEASURE_CHOICES, c->measure, b4, sizeof(b4)),
 		 choice(ACCESS_CHOICES, c->access, b5, sizeof(b5)),
+		 choice(FIRST_TOUCH_CHOICES, c->first_touch, b6, sizeof(b6)),
 		 c->place ? c->place : "none", c->cpus ? c->cpus : "any",
 		 c->mem_node ? c->mem_node : "none", c->zipf_theta);
 	return buf;

@@ -13,6 +13,8 @@ enum measure { MEASURE_WINDOW, MEASURE_FIRST_TOUCH };
 enum access { ACCESS_READ, ACCESS_WRITE };
 #define MEASURE_CHOICES "window|first-touch"
 #define ACCESS_CHOICES "read|write"
+enum first_touch { FIRST_TOUCH_SERIAL, FIRST_TOUCH_PARALLEL };
+#define FIRST_TOUCH_CHOICES "serial|parallel"
 
 struct run_cfg {
 	uint64_t tasks;
@@ -34,6 +36,7 @@ struct run_cfg {
 	const char *place;
 	int measure;		/* enum measure */
 	int access;		/* enum access */
+	int first_touch;	/* enum first_touch */
 	const char *events;
 	const char *require;
 	uint64_t timeout;	/* seconds, 0 = none */

@@ -328,8 +328,11 @@ int sga_create(struct sga *s, const struct sga_cfg *cfg, char *err, size_t errle
 	char a[32];
 	int ret;
 
+	struct sga_cfg copy = *cfg;	/* cfg may point into s */
+
 	memset(s, 0, sizeof(*s));
-	s->cfg = *cfg;
+	s->cfg = copy;
+	cfg = &s->cfg;
 	s->shmid = -1;
 	s->fd = -1;
 	s->page_size = sga_page_bytes(cfg->page);
