@@ -474,6 +474,9 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 		snprintf(err, errlen, "unknown --pattern '%s' (one of %s)", c->pattern, workload_names());
 		return EX_USAGE;
 	}
+	ret = sga_check_size(&sc, err, errlen);
+	if (ret)
+		return ret;
 	for (pl->shift = 0; (1ull << pl->shift) < unit; pl->shift++)
 		;
 	if (ws > c->sga_size || ws % unit) {

@@ -43,6 +43,18 @@ int parse_size(const char *s, uint64_t *out)
 	uint64_t v, mult = 1;
 	int ret;
 
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		char *end;
+
+		if (!isxdigit((unsigned char)s[2]) || strlen(s + 2) > 16)
+			return strlen(s + 2) > 16 ? -ERANGE : -EINVAL;
+		errno = 0;
+		v = strtoull(s + 2, &end, 16);
+		if (*end || errno)
+			return -EINVAL;
+		*out = v;
+		return 0;
+	}
 	ret = read_digits(s, &v, &p);
 	if (ret)
 		return ret;

@@ -6,7 +6,8 @@
 #include <stddef.h>
 
 /*
- * Parse a byte size: a decimal number with an optional unit k, m, g, t
+ * Parse a byte size: a hex number "0x..." (no unit), or a decimal number
+ * with an optional unit k, m, g, t
  * (powers of 1024, case-insensitive, an optional trailing "b" or "ib").
  * Returns 0 and stores the value, or -EINVAL (syntax) / -ERANGE (overflow).
  */

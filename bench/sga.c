@@ -107,9 +107,9 @@ static int sharedctx_offered(char *err, size_t errlen)
 	return 0;
 }
 
-int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
+int sga_check_size(const struct sga_cfg *cfg, char *err, size_t errlen)
 {
-	uint64_t pb = sga_page_bytes(cfg->page), hp = sga_hugetlb_bytes(cfg->page);
+	uint64_t pb = sga_page_bytes(cfg->page);
 	char a[32], b[32];
 
 	if (cfg->size == 0 || cfg->size % pb) {
@@ -121,8 +121,19 @@ int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "--page-size thp needs --sga-size a multiple of 2 MiB");
 		return EX_USAGE;
 	}
+	return 0;
+}
+
+int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
+{
+	uint64_t pb = sga_page_bytes(cfg->page), hp = sga_hugetlb_bytes(cfg->page);
+	char a[32];
+	int ret = sga_check_size(cfg, err, errlen);
+
+	if (ret)
+		return ret;
 	if (cfg->sharedctx) {
-		int ret = sharedctx_offered(err, errlen);
+		ret = sharedctx_offered(err, errlen);
 
 		if (ret)
 			return ret;

@@ -44,6 +44,9 @@ uint64_t sga_page_bytes(int page);
 /* Huge page size the kind needs from a hugetlb pool, 0 for 4k/thp. */
 uint64_t sga_hugetlb_bytes(int page);
 
+/* Check that the size is a non-zero multiple of the page size. 0 or EX_USAGE. */
+int sga_check_size(const struct sga_cfg *cfg, char *err, size_t errlen);
+
 /*
  * Check that the configuration can be satisfied before anything is made:
  * size is a multiple of the page size, enough free hugepages, a hugetlbfs

@@ -33,6 +33,9 @@ int main(void)
 	size_ok("1GB", 1ULL << 30);
 	size_ok("3t", 3ULL << 40);
 	size_ok("512b", 512);
+	size_ok("0x555555554000", 0x555555554000ULL);
+	size_bad("0x", -EINVAL);
+	size_bad("0x12g", -EINVAL);
 	size_bad("", -EINVAL);
 	size_bad("k", -EINVAL);
 	size_bad("1x", -EINVAL);

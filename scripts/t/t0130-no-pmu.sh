@@ -1,0 +1,42 @@
+#!/bin/sh
+# t0130: hardware counters on a machine without a PMU are stored as missing
+# with the reason no-pmu (JSON null, database NULL), never as 0; the run
+# still succeeds unless --require names them.
+. "$(dirname "$0")/tap.sh"
+
+if ls /sys/bus/event_source/devices/ | grep -qvE '^(software|tracepoint|breakpoint|msr|uprobe|kprobe|power|cstate_.*|amd_iommu.*|intel_pt)$'; then
+	skip "no-PMU behaviour" "this machine has a hardware PMU: $(ls /sys/bus/event_source/devices | tr '\n' ' ')"
+	done_testing
+	exit
+fi
+db="$TMPD/p.db"
+run_sga run --tasks 2 --sga-size 8m --page-size 4k --rounds 2 --db "$db" --json
+is "run without a PMU succeeds" "$rc" 0
+for ev in dTLB-load-misses dTLB-loads iTLB-load-misses cycles instructions; do
+	is "$ev total is null" "$(json "\$.totals.\"$ev\"" | sed 's/^$/null/')" null
+	is "$ev missing reason is no-pmu" "$(json "\$.missing.\"$ev\"")" no-pmu
+	is "$ev per task value is null with reason" \
+		"$(json "\$.tasks[1].events.\"$ev\".missing")" no-pmu
+done
+is "software events are counted" "$(json '$.missing."task-clock"' | sed 's/^$/none/')" none
+ok "task-clock counted something" test "$(json '$.totals."task-clock"' | cut -d. -f1)" -gt 0
+is "database stores NULL with the reason, never 0" \
+	"$(sqlite3 "$db" "SELECT COUNT(*) FROM value WHERE event = 'dTLB-load-misses' AND value IS NULL AND missing = 'no-pmu'")" 2
+is "no hardware value stored as 0" \
+	"$(sqlite3 "$db" "SELECT COUNT(*) FROM value WHERE event IN ('cycles','instructions','dTLB-loads','dTLB-load-misses','iTLB-load-misses') AND value IS NOT NULL")" 0
+is "run_metric view gives NULL for the missing total" \
+	"$(sqlite3 "$db" "SELECT COALESCE(value, 'NULL') || ' ' || missing FROM run_metric WHERE name = 'dTLB-load-misses'")" "NULL no-pmu"
+
+run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --no-store
+ok "human output says it in one line" grep -qx '  dTLB-load-misses: not counted: this machine has no hardware PMU' "$TMPD/out"
+
+run_sga run --tasks 2 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --require dTLB-load-misses
+is "--require of an uncountable event exits 3" "$rc" 3
+ok "and says why" grep -q "required event 'dTLB-load-misses' not counted: this machine has no hardware PMU" "$TMPD/err"
+is "the run is stored only as a failed row, without values" \
+	"$(sqlite3 "$db" "SELECT status || ' ' || (SELECT COUNT(*) FROM value v WHERE v.run_id = run.id) FROM run ORDER BY id DESC LIMIT 1")" "failed 0"
+run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --no-store --require task-clock
+is "--require of a software event succeeds" "$rc" 0
+run_sga run --tasks 1 --sga-size 8m --page-size 4k --no-store --events page-faults --require cycles
+is "--require of an event not in --events is a usage error" "$rc" 2
+done_testing

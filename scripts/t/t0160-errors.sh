@@ -1,0 +1,74 @@
+#!/bin/sh
+# t0160: every documented error path gives its exit code and a clear
+# message, and leaves nothing behind.
+. "$(dirname "$0")/tap.sh"
+
+shm_before=$(shm_count)
+# usage errors: exit 2, one line and a hint
+expect_usage() {
+	name=$1
+	msg=$2
+	shift 2
+	run_sga "$@"
+	is "$name: exit 2" "$rc" 2
+	ok "$name: says '$msg'" grep -q -- "$msg" "$TMPD/err"
+}
+expect_usage "no command" "usage: sgabench"
+expect_usage "unknown command" "unknown command 'frobnicate'" frobnicate
+expect_usage "zero tasks" "--tasks '0': out of range 1..4096" run --tasks 0 --no-store
+expect_usage "too many tasks" "out of range 1..4096" run --tasks 5000 --no-store
+expect_usage "bad size" "not a size" run --sga-size 12q --no-store
+expect_usage "size below minimum" "out of range" run --sga-size 100 --no-store
+expect_usage "bad rounds" "not a count" run --rounds many --no-store
+expect_usage "unknown pattern" "unknown --pattern 'sweep'" run --pattern sweep --no-store
+expect_usage "unknown page size" "must be one of 4k|2m|1g|thp" run --page-size 64k --no-store
+expect_usage "unknown option" "unknown option '--taks'" run --taks 3
+expect_usage "size not a page multiple" "not a multiple of the 2 MiB page size" run --sga-size 3m --no-store
+expect_usage "working set larger than the SGA" "--working-set" run --page-size 4k --sga-size 8m --working-set 16m --no-store
+expect_usage "bad CPU list" "cpus" run --page-size 4k --sga-size 8m --cpus 3-1 --no-store
+expect_usage "CPU out of range" "cpus" run --page-size 4k --sga-size 8m --cpus 9999 --no-store
+expect_usage "bad placement" "--place" run --page-size 4k --sga-size 8m --place everywhere --no-store
+expect_usage "NUMA node out of range" "--mem-node '7'" run --page-size 4k --sga-size 8m --mem-node 7 --no-store
+expect_usage "--json with --csv" "exclude each other" run --json --csv --no-store
+expect_usage "duplicate event" "given twice" run --page-size 4k --sga-size 8m --events task-clock,task-clock --no-store
+
+# missing resources: exit 3 with the exact fix
+run_sga run --page-size 4k --sga-size 8m --events NO_SUCH_EVENT_XYZ --no-store
+is "unknown event: exit 3" "$rc" 3
+ok "unknown event: names it" grep -q "unknown event 'NO_SUCH_EVENT_XYZ'" "$TMPD/err"
+run_sga run --sga-size 8m --page-size 2m --sharedctx --no-store
+is "--sharedctx off sparc64: exit 3" "$rc" 3
+ok "--sharedctx: says not supported here and why" grep -q "not supported here: the sparc64 shared context needs" "$TMPD/err"
+if [ "$(id -u)" -eq 0 ]; then
+	old=$(cat /proc/sys/vm/nr_hugepages)
+	at_exit "echo $old > /proc/sys/vm/nr_hugepages"
+	echo 0 > /proc/sys/vm/nr_hugepages
+	run_sga run --sga-size 1g --page-size 2m --no-store
+	is "no hugepages: exit 3" "$rc" 3
+	ok "no hugepages: gives the sysctl to run" grep -q "need 512 free 2 MiB hugepages, 0 free; as root: sysctl vm.nr_hugepages=512" "$TMPD/err"
+	echo "$old" > /proc/sys/vm/nr_hugepages
+else
+	skip "no hugepages" "needs root to empty the pool"
+fi
+# An occupied address: with ASLR off, the binary itself sits at 0x555555554000.
+addr=0x555555554000
+rc=0; setarch "$(uname -m)" -R "$SGABENCH" run --page-size 4k --sga-size 8m --address "$addr" --no-store >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+is "occupied --address: exit 3" "$rc" 3
+ok "occupied --address: says so" grep -q "is occupied" "$TMPD/err"
+mkdir -p "$TMPD/ro"
+chmod 500 "$TMPD/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/ro/x.db"
+	is "unwritable database: exit 1" "$rc" 1
+else
+	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/not-a-dir/deeper/x.db"
+	is "database in a missing directory: exit 1" "$rc" 1
+	ok "database error names the path" grep -q "cannot open database" "$TMPD/err"
+fi
+echo "not sqlite" > "$TMPD/junk.db"
+run_sga run --page-size 4k --sga-size 8m --db "$TMPD/junk.db"
+is "a file that is not a database: exit 1" "$rc" 1
+run_sga runs --db "$TMPD/absent.db"
+is "runs on a missing database: exit 3" "$rc" 3
+is "no SysV segment left by any of these" "$(shm_count)" "$shm_before"
+done_testing
