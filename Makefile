@@ -34,12 +34,14 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 MAIN_OBJ := $(B)/obj/bench/main.o
 TEST_SRC := $(wildcard bench/tests/t_*.c)
 TEST_BIN := $(TEST_SRC:bench/tests/%.c=$(B)/tests/%)
+MICRO_SRC := $(wildcard bench/micro/*.c)
+MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 SGABENCH := bench/sgabench
 
 .PHONY: all run check test bench deps deps-check kernel-check clean shellcheck
 
-all: $(SGABENCH) $(TEST_BIN)
+all: $(SGABENCH) $(TEST_BIN) $(MICRO_BIN)
 
 $(B)/obj/%.o: %.c $(B)/version-$(VERSION)
 	@mkdir -p $(dir $@)
@@ -56,6 +58,10 @@ $(SGABENCH): $(MAIN_OBJ) $(LIB)
 	$(QLD)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: $(B)/obj/bench/tests/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(QLD)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/micro/%: $(B)/obj/bench/micro/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -84,9 +90,10 @@ kernel-check:
 	$(Q)sh kernel/check --full
 
 shellcheck:
-	$(Q)shellcheck -s sh scripts/sweep scripts/nightly scripts/deps scripts/main-job scripts/bench scripts/*.sh scripts/t/*.sh scripts/t/run-tests report/mkreport 2>/dev/null
+	$(Q)sh scripts/t/t0900-shellcheck.sh
 
 clean:
 	rm -rf $(B) $(SGABENCH)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_SRC:bench/tests/%.c=$(B)/obj/bench/tests/%.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_SRC:bench/tests/%.c=$(B)/obj/bench/tests/%.d) \
+         $(MICRO_SRC:bench/micro/%.c=$(B)/obj/bench/micro/%.d)

@@ -1,5 +1,6 @@
 #!/bin/sh
 # t0100: run --help, outputs (human, JSON, CSV), storing, runs and show.
+# shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 run_sga --help

@@ -3,6 +3,7 @@
 # word in every page, so each process takes exactly one fault per page (a
 # shared write fault maps one page; reads would fault around 16 at once).
 # Threads share one mm, so together they fault each page once.
+# shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 pages=4096	# 16 MiB / 4 KiB

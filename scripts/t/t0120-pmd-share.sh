@@ -7,6 +7,7 @@
 # VmPTE is not compared: the kernel accounts a shared PMD page to every mm
 # that maps it (pgtables_bytes), so VmPTE does not show the physical saving;
 # only the system-wide PageTables does, and that is too noisy to assert on.
+# shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 if ! need_hugepages 1024; then

@@ -2,6 +2,7 @@
 # t0140: nothing is left behind when a run is killed: kill -9 of the parent,
 # kill -9 of one task, SIGTERM and SIGINT, in the middle of a run. No SysV
 # segment, no child process, no reserved hugepages, no partial run.
+# shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 db="$TMPD/c.db"

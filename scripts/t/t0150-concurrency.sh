@@ -1,6 +1,7 @@
 #!/bin/sh
 # t0150: runs writing one database at the same time all land (WAL and a
 # busy timeout), including the very first open that creates the schema.
+# shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 db="$TMPD/conc.db"

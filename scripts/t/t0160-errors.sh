@@ -1,6 +1,7 @@
 #!/bin/sh
 # t0160: every documented error path gives its exit code and a clear
 # message, and leaves nothing behind.
+# shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 
 shm_before=$(shm_count)

@@ -63,6 +63,7 @@ done_testing() {
 }
 
 # Run sgabench, capturing stdout in $TMPD/out, stderr in $TMPD/err; sets $rc.
+# shellcheck disable=SC2034 # rc is read by the test scripts
 run_sga() {
 	rc=0
 	"$SGABENCH" "$@" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
