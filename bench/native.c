@@ -238,6 +238,10 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
 		goto fail_perf;
 
+	/* Fault in (copy-on-write after fork) the private pages first touch
+	 * uses, so first-touch-faults counts SGA pages only. */
+	f0 = minflt(c->threads);
+	t0 = now_ns();
 	if (c->first_touch == FIRST_TOUCH_SERIAL &&
 	    turn_wait(&ctl->ft_turn, t, &ctl->bar, task_poll, pl))
 		goto fail_perf;

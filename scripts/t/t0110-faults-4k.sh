@@ -35,4 +35,5 @@ run_sga run --tasks 2 --sga-size 16m --page-size 4k --rounds 5 --events page-fau
 	--no-store --json
 is "window: no faults once the pages are touched" "$(json '$.totals."page-faults"')" 0
 is "window: accesses = rounds x pages" "$(json '$.tasks[1].accesses')" $((5 * pages))
+is "window: first-touch faults (getrusage) are still recorded exactly: 2 x " "$(json '$.metrics."first-touch-faults"')" $((2 * pages))
 done_testing

@@ -24,10 +24,12 @@ for backing in shm memfd; do
 	is "$backing pud: total faults = P + (N-1)*G = 512 + 3" "$(json '$.totals."page-faults"')" 515
 	is "$backing pud: the first task faults all 512 pages" "$(json '$.tasks[0].events."page-faults".raw')" 512
 	is "$backing pud: a later task faults once" "$(json '$.tasks[3].events."page-faults".raw')" 1
+	is "$backing pud: first-touch-faults metric (getrusage) agrees" "$(json '$.metrics."first-touch-faults"')" 515
 	run_sga run --tasks $N --sga-size 1g --page-size 2m --align pmd --backing $backing \
 		--measure first-touch --events page-faults --no-store --json
 	is "$backing pmd: run exits 0" "$rc" 0
 	is "$backing pmd: total faults = N*P = 2048" "$(json '$.totals."page-faults"')" 2048
+	is "$backing pmd: first-touch-faults metric agrees" "$(json '$.metrics."first-touch-faults"')" 2048
 	is "$backing pmd: VmPTE recorded for every task" "$(sqlite3 :memory: "SELECT COUNT(*) FROM json_each(readfile('$TMPD/out'), '$.tasks') WHERE json_extract(value, '$.vmpte_kb') > 0")" $N
 done
 
