@@ -1,0 +1,315 @@
+# lib.sh - shell functions shared by the harness (scripts/sweep, nightly,
+# main-job, hugepages) and report/mkreport. POSIX sh; source it with
+#   . "$top/scripts/lib.sh"
+# after setting $top to the repository root. Nothing here exits on its own
+# except die(), which the callers use for their own errors.
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # settings and SGABENCH are read by the sourcing scripts
+# shellcheck disable=SC2120,SC2119 # the escapers take an optional argument
+
+SGABENCH=${SGABENCH_BIN:-"$top/bench/sgabench"}
+prog=${prog:-$(basename "$0")}
+
+# Messages in the house style: lowercase, no full stop, quoted subjects.
+error() { printf '%s: error: %s\n' "$prog" "$*" >&2; }
+warning() { printf '%s: warning: %s\n' "$prog" "$*" >&2; }
+hint() { printf '%s: hint: %s\n' "$prog" "$*" >&2; }
+note() { printf '%s: %s\n' "$prog" "$*" >&2; }
+
+# die CODE MESSAGE: print an error and exit with CODE (0 ok, 1 failure,
+# 2 usage, 3 resource missing).
+die() {
+	code=$1
+	shift
+	error "$*"
+	exit "$code"
+}
+
+# html_escape [STRING]: escape & < > " ' for HTML text and attribute values.
+# With an argument, escapes it; without, filters stdin to stdout. Tabs,
+# newlines and every other byte pass through unchanged.
+html_escape() {
+	if [ $# -gt 0 ]; then
+		printf '%s\n' "$1" | html_escape
+		return
+	fi
+	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' \
+		-e 's/"/\&quot;/g' -e "s/'/\\&#39;/g"
+}
+
+# md_escape [STRING]: make a string safe inside a Markdown table cell: HTML
+# escaped (Markdown renders raw HTML), and | \ ` * _ [ ] escaped.
+md_escape() {
+	if [ $# -gt 0 ]; then
+		printf '%s\n' "$1" | md_escape
+		return
+	fi
+	# shellcheck disable=SC2016 # backquote is data
+	html_escape | sed -e 's/\\/\\\\/g' -e 's/|/\\|/g' -e 's/`/\\`/g' \
+		-e 's/\*/\\*/g' -e 's/_/\\_/g' -e 's/\[/\\[/g' -e 's/\]/\\]/g'
+}
+
+# sql_quote STRING: STRING as an SQL string literal ('it''s').
+sql_quote() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"
+}
+
+# shuffle SEED: print the lines of stdin in a pseudo-random order that
+# depends only on SEED (Fisher-Yates driven by the MINSTD generator,
+# x = x * 48271 mod 2^31-1, exact in awk's doubles), so the same seed
+# gives the same order on every machine and every awk.
+shuffle() {
+	awk -v seed="$1" '
+	{ line[n++] = $0 }
+	END {
+		x = seed % 2147483647
+		if (x <= 0)
+			x += 2147483646
+		for (i = n - 1; i > 0; i--) {
+			x = (x * 48271) % 2147483647
+			j = x % (i + 1)
+			t = line[i]; line[i] = line[j]; line[j] = t
+		}
+		for (i = 0; i < n; i++)
+			print line[i]
+	}'
+}
+
+# new_seed: a fresh 31-bit seed from the kernel's random pool.
+new_seed() {
+	od -An -N4 -tu4 /dev/urandom | awk '{ print $1 % 2147483647 + 1 }'
+}
+
+# new_uuid: a random UUID (v4), from the kernel.
+new_uuid() {
+	cat /proc/sys/kernel/random/uuid
+}
+
+# now_iso: the current time, ISO 8601 UTC.
+now_iso() {
+	date -u +%Y-%m-%dT%H:%M:%SZ
+}
+
+# fmt_secs N: N seconds as "1m05s" or "42s".
+fmt_secs() {
+	awk -v s="$1" 'BEGIN {
+		s = int(s + 0.5)
+		if (s >= 60) printf "%dm%02ds\n", s / 60, s % 60
+		else printf "%ds\n", s
+	}'
+}
+
+# ---- configs -------------------------------------------------------------
+
+# config_resolve NAME: print the path of config NAME. NAME may be a path
+# to a file, "configs/NAME" (resolved under scripts/), or a bare NAME
+# (resolved under scripts/configs/). Returns 1 when there is none.
+config_resolve() {
+	for c in "$1" "$top/scripts/$1" "$top/scripts/configs/$1"; do
+		if [ -f "$c" ]; then
+			printf '%s\n' "$c"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# config_check FILE: a config is data, not a program. Accept only comment
+# lines, blank lines and NAME=VALUE assignments of SWEEP_* variables
+# (optionally after "export"), whose value is quoted plain text with no
+# command substitution or expansion. Prints the first bad line and returns 1.
+config_check() {
+	awk '
+	/^[ \t]*(#.*)?$/ { next }
+	/^(export[ \t]+)?SWEEP_[A-Z0-9_]+="[^"`$\\]*"[ \t]*(#.*)?$/ { next }
+	/^(export[ \t]+)?SWEEP_[A-Z0-9_]+=\047[^\047]*\047[ \t]*(#.*)?$/ { next }
+	/^(export[ \t]+)?SWEEP_[A-Z0-9_]+=[A-Za-z0-9_.,:\/+=-]*[ \t]*(#.*)?$/ { next }
+	{ printf "line %d: %s\n", NR, $0; bad = 1; exit }
+	END { exit bad }' "$1"
+}
+
+# config_load FILE: check FILE, reset every SWEEP_* setting to its
+# default, then read FILE. Validates the values; on error prints why and
+# returns 2 (a usage error).
+config_load() {
+	cfg_file=$1
+	if ! why=$(config_check "$cfg_file"); then
+		error "config '$cfg_file' is not a plain SWEEP_*=value file: $why"
+		return 2
+	fi
+	SWEEP_NAME=$(basename "$cfg_file")
+	SWEEP_DESCRIPTION=""
+	SWEEP_AXES="tasks layout"
+	SWEEP_TASKS="1"
+	SWEEP_LAYOUT="4k"
+	SWEEP_ARGS=""
+	SWEEP_PASSES=3
+	SWEEP_RUNS=1
+	SWEEP_WARMUP=1
+	SWEEP_ORDER_SEED=""
+	SWEEP_RUN_SEED=1
+	SWEEP_METRICS="first-touch-faults:lower"
+	SWEEP_HUGEPAGES=0
+	SWEEP_NOISE=1
+	SWEEP_NOISE_RESAMPLES=200
+	SWEEP_BASELINE="last-7-nights"
+	SWEEP_COMPARE_ARGS=""
+	# shellcheck disable=SC1090 # the config is checked above
+	. "$cfg_file"
+	for v in "$SWEEP_PASSES" "$SWEEP_RUNS" "$SWEEP_WARMUP" "$SWEEP_RUN_SEED" \
+		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
+		case "$v" in
+		'' | *[!0-9]*)
+			error "config '$cfg_file': '$v' is not a whole number"
+			return 2 ;;
+		esac
+	done
+	if [ "$SWEEP_PASSES" -lt 1 ] || [ "$SWEEP_RUNS" -lt 1 ]; then
+		error "config '$cfg_file': SWEEP_PASSES and SWEEP_RUNS must be at least 1"
+		return 2
+	fi
+	[ -n "$SWEEP_AXES" ] || { error "config '$cfg_file': SWEEP_AXES is empty"; return 2; }
+	for axis in $SWEEP_AXES; do
+		case "$axis" in
+		*[!a-z0-9-]*) error "config '$cfg_file': bad axis name '$axis'"; return 2 ;;
+		esac
+		[ -n "$(axis_values "$axis")" ] || {
+			error "config '$cfg_file': axis '$axis' has no values (set $(axis_var "$axis"))"
+			return 2
+		}
+		if [ "$axis" = layout ]; then
+			for l in $SWEEP_LAYOUT; do
+				layout_args "$l" >/dev/null || {
+					error "config '$cfg_file': unknown layout '$l'"
+					hint "layouts: 4k thp 2m-pud 2m-pmd 1g-pud 1g-pmd, optionally +shm +memfd +file"
+					return 2
+				}
+			done
+		fi
+	done
+	for m in $SWEEP_METRICS; do
+		case "$m" in
+		*:higher | *:lower) ;;
+		*) error "config '$cfg_file': metric '$m' must end in :higher or :lower"; return 2 ;;
+		esac
+	done
+	return 0
+}
+
+# axis_var AXIS: the config variable holding AXIS's values (sga-size ->
+# SWEEP_SGA_SIZE).
+axis_var() {
+	printf 'SWEEP_%s\n' "$(printf '%s' "$1" | tr 'a-z-' 'A-Z_')"
+}
+
+# axis_values AXIS: the values of AXIS from the loaded config.
+axis_values() {
+	eval "printf '%s\n' \"\${$(axis_var "$1"):-}\""
+}
+
+# layout_args LAYOUT: the sgabench options of a layout name: 4k, thp,
+# 2m-pud, 2m-pmd, 1g-pud, 1g-pmd, each optionally followed by +shm, +memfd
+# or +file. Returns 1 for an unknown name.
+layout_args() {
+	base=${1%%+*}
+	backing=""
+	case "$1" in
+	*+shm) backing=" --backing shm" ;;
+	*+memfd) backing=" --backing memfd" ;;
+	*+file) backing=" --backing file" ;;
+	*+*) return 1 ;;
+	esac
+	case "$base" in
+	4k | thp) printf '%s\n' "--page-size $base$backing" ;;
+	2m-pud | 2m-pmd | 1g-pud | 1g-pmd)
+		printf '%s\n' "--page-size ${base%-*} --align ${base#*-}$backing" ;;
+	*) return 1 ;;
+	esac
+}
+
+# axis_args AXIS VALUE: the sgabench options for one axis value.
+axis_args() {
+	case "$1" in
+	layout) layout_args "$2" ;;
+	*) printf '%s\n' "--$1 $2" ;;
+	esac
+}
+
+# config_cells: every cell of the loaded config, one per line, as
+# "axis=value axis=value ..." in the order of SWEEP_AXES (the cross product).
+config_cells() {
+	cells="."
+	for axis in $SWEEP_AXES; do
+		next=""
+		for c in $cells; do
+			for v in $(axis_values "$axis"); do
+				if [ "$c" = . ]; then
+					next="$next $axis=$v"
+				else
+					next="$next $c,$axis=$v"
+				fi
+			done
+		done
+		cells=$next
+	done
+	for c in $cells; do
+		printf '%s\n' "$c" | tr ',' ' '
+	done
+}
+
+# cell_args CELL: the sgabench run options of a cell ("tasks=4 layout=4k"),
+# after the config's fixed SWEEP_ARGS.
+cell_args() {
+	out="$SWEEP_ARGS"
+	for kv in $1; do
+		out="$out $(axis_args "${kv%%=*}" "${kv#*=}")"
+	done
+	printf '%s\n' "$out" | sed 's/^ *//'
+}
+
+# plan_order SEED: the interleaved run order of the loaded config: for each
+# of SWEEP_PASSES passes, every cell once, shuffled with SEED + pass. Lines
+# are "PASS<TAB>CELL".
+plan_order() {
+	p=1
+	while [ "$p" -le "$SWEEP_PASSES" ]; do
+		config_cells | shuffle $(($1 + p)) | sed "s/^/$p	/"
+		p=$((p + 1))
+	done
+}
+
+# ---- databases -----------------------------------------------------------
+
+# schema_sql: the SQL of every migration in bench/store_schema.c, followed
+# by the PRAGMA user_version it leads to. For tests and for creating a
+# database where the sgabench store cannot (it is the same text).
+schema_sql() {
+	awk '
+	/^const char \*const store_migrations/ { on = 1; next }
+	!on { next }
+	/^[ \t]*NULL,/ { exit }
+	/^[ \t]*\/\*/ { next }
+	/^[ \t]*"/ {
+		s = $0
+		sub(/^[ \t]*"/, "", s)
+		sub(/",?[ \t]*$/, "", s)
+		if (s ~ /\\n$/) { sub(/\\n$/, "", s); nl = 1 } else nl = 0
+		gsub(/\\"/, "\"", s)
+		gsub(/\\t/, "\t", s)
+		printf "%s%s", s, nl ? "\n" : ""
+		if ($0 ~ /",[ \t]*$/) { n++; printf "\n" }
+	}
+	END { printf "PRAGMA user_version = %d;\n", n }' "$top/bench/store_schema.c"
+}
+
+# db_ensure DB: create DB with the schema when it does not exist yet.
+db_ensure() {
+	[ -s "$1" ] && return 0
+	mkdir -p "$(dirname "$1")"
+	schema_sql | sqlite3 "$1" >/dev/null
+}
+
+# sq DB SQL: run SQL on DB with a busy timeout; tab-separated output.
+sq() {
+	sqlite3 -cmd '.timeout 30000' -separator '	' "$1" "$2"
+}
