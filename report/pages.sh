@@ -1,0 +1,190 @@
+# pages.sh - sourced by report/mkreport: write_html and write_markdown turn
+# the data files in $d and the plots into index.html and summary.md. Every
+# string that comes from the database or a config goes through html_escape
+# (or md_escape); the page has no external resource and opens from disk.
+# shellcheck shell=sh
+# shellcheck disable=SC2154 # d, db, out, ver, plots, sweep... are set by report/mkreport
+
+# html_table FILE HEADER...: FILE (tab-separated) as an escaped HTML table.
+html_table() {
+	f=$1
+	shift
+	if [ ! -s "$f" ]; then
+		echo '<p class="empty">none in this database</p>'
+		return
+	fi
+	printf '<div class="scroll"><table>\n<thead><tr>'
+	for h in "$@"; do printf '<th>%s</th>' "$(html_escape "$h")"; done
+	printf '</tr></thead>\n<tbody>\n'
+	html_escape <"$f" | awk -F'	' '{ printf "<tr>"; for (i = 1; i <= NF; i++) printf "<td>%s</td>", $i; print "</tr>" }'
+	printf '</tbody></table></div>\n'
+}
+
+# md_table FILE HEADER...: the same as a Markdown table.
+md_table() {
+	f=$1
+	shift
+	if [ ! -s "$f" ]; then
+		printf '_none in this database_\n\n'
+		return
+	fi
+	printf '|'
+	for h in "$@"; do printf ' %s |' "$(md_escape "$h")"; done
+	printf '\n|'
+	for h in "$@"; do printf -- ' --- |'; done
+	printf '\n'
+	md_escape <"$f" | awk -F'	' '{ printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; printf "\n" }'
+	printf '\n'
+}
+
+# has_plot NAME: whether mkreport drew plot NAME.
+has_plot() {
+	case " $plots " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# html_fig NAME CAPTION: a plot as a figure (SVG shown, PNG linked).
+html_fig() {
+	has_plot "$1" || return 0
+	printf '<figure><a href="%s.svg"><img src="%s.svg" width="900" height="540" alt="%s"></a>\n' "$1" "$1" "$(html_escape "$2")"
+	printf '<figcaption>%s (<a href="%s.png">PNG</a>, <a href="%s.svg">SVG</a>)</figcaption></figure>\n' "$(html_escape "$2")" "$1" "$1"
+}
+
+md_fig() {
+	has_plot "$1" || return 0
+	printf '![%s](%s.png)\n\n' "$(md_escape "$2")" "$1"
+}
+
+# The prose of each section, shared by both pages (plain text, escaped on output).
+txt_cover="The 2016 shared-context RFC measured dTLB-load-misses of two tasks touching pages of one shared mapping: with normal contexts misses grow by about 98 per round; with a shared context they stay flat. Dots are the published points. The model line replays the same access order on a software TLB; native points need a hardware PMU and are absent where the counter is missing."
+txt_scaling="N tasks attach one SGA at the same address and each writes its working set once (first touch). With 2 MiB pages on a 1 GiB-aligned (PUD) range Linux shares the PMD page-table pages, so later tasks adopt the first task's page tables with one fault per GiB; offset by one huge page (PMD-aligned) nothing is shared; 4 KiB pages need one fault and one PTE per page per task. Points are medians, bars span min to max."
+txt_history="Each line is one cell (tasks, page layout, rounds) of the nightly runs on the most recent nightly machine, as a percentage of that cell's median over all nights. Circles mark change points found by sgabench history."
+txt_machines="The cells that were run on the most machine fingerprints, median per machine. Nightly regressions compare only within one fingerprint; this view compares across them on purpose."
+
+write_html() {
+	cat <<'HEAD'
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>sgabench report</title>
+<style>
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 1000px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.7em; margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
+figure { margin: 1.2em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { font-size: 0.9em; color: #555; }
+.scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; } th { background: #f0f0f0; }
+td { max-width: 32em; overflow-wrap: anywhere; } pre { background: #f6f6f6; padding: 0.8em; white-space: pre-wrap; }
+.empty { color: #777; font-style: italic; } .broken { color: #b00; font-weight: bold; }
+nav a { margin-right: 1em; }
+</style>
+</head>
+<body>
+HEAD
+	printf '<h1>sgabench report</h1>\n<p>Generated %s from <code>%s</code> (schema version %s).</p>\n' \
+		"$(now_iso)" "$(html_escape "$db")" "$ver"
+	printf '<nav><a href="#summary">Summary</a><a href="#cover">Cover letter</a><a href="#scaling">SGA scaling</a><a href="#history">History</a><a href="#machines">Machines</a><a href="#verdicts">Verdicts</a><a href="#runs">Runs</a></nav>\n'
+	printf '<h2 id="summary">Summary</h2>\n<pre>%s</pre>\n' "$(html_escape <"$out/summary.txt")"
+
+	printf '<h2 id="cover">The cover-letter figure</h2>\n<p>%s</p>\n' "$(html_escape "$txt_cover")"
+	html_fig cover "Rounds against dTLB-load-misses (log-log): published 2016 points, model and native, normal vs shared context"
+	html_table "$d/cover-table.tsv" rounds "published normal" "published shared" "model normal" "model shared" "native normal" "native shared"
+	[ -n "$model" ] && printf '<p>Model backend: <code>%s</code>.</p>\n' "$(html_escape "$model")"
+	if [ -s "$d/cover-missing.tsv" ]; then
+		printf '<p>Runs whose dTLB-load-misses are missing (stored as NULL with a reason, never 0):</p>\n'
+		html_table "$d/cover-missing.tsv" backend reason runs
+	fi
+
+	printf '<h2 id="scaling">SGA scaling</h2>\n<p>%s</p>\n' "$(html_escape "$txt_scaling")"
+	if [ -n "$sweep" ]; then
+		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$sweep_label")" "$(html_escape "$sweep")"
+		html_fig scaling-pagetables "Tasks against page-table memory (system-wide PageTables delta) per page size and alignment"
+		html_fig scaling-faults "Tasks against first-touch minor faults per page size and alignment"
+		html_fig scaling-time "Tasks against wall time per run (hyperfine) per page size and alignment"
+		html_fig scaling-vmpte "Tasks against VmPTE summed over the tasks per page size and alignment"
+		html_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" samples
+	else
+		echo '<p class="empty">No sweep in this database: run <code>scripts/sweep configs/sga-scaling</code>.</p>'
+	fi
+
+	printf '<h2 id="history">Nightly history</h2>\n<p>%s</p>\n' "$(html_escape "$txt_history")"
+	if [ -s "$d/history-metrics" ]; then
+		while read -r m; do html_fig "history-$m" "Nightly $m per cell, relative to the cell median, change points marked"; done <"$d/history-metrics"
+	else
+		echo '<p class="empty">No nightly runs in this database: <code>scripts/nightly configs/nightly</code> adds one each night.</p>'
+	fi
+
+	printf '<h2 id="machines">Machines</h2>\n<p>%s</p>\n' "$(html_escape "$txt_machines")"
+	html_fig machines "The same cells across machine fingerprints"
+	html_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
+
+	printf '<h2 id="verdicts">Verdicts</h2>\n<p>The latest comparisons (sgabench compare): ratio of medians candidate/baseline with its bootstrap 95 %% CI, Mann-Whitney p and Benjamini-Hochberg q.</p>\n'
+	html_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
+	printf '<h3>A/A noise floors</h3>\n'
+	html_table "$d/noise.tsv" cell metric floor samples machine measured
+
+	printf '<h2 id="runs">Sweeps and runs</h2>\n'
+	html_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
+	html_table "$d/labels.tsv" label backend status runs first last
+	cat <<'TAIL'
+<p>Regenerate with <code>report/mkreport --db DATABASE --out DIRECTORY</code>.</p>
+<script>
+/* Mark any plot that did not load, and record the count for the test suite. */
+window.addEventListener('load', function () {
+	var imgs = document.images, ok = 0;
+	for (var i = 0; i < imgs.length; i++) {
+		if (imgs[i].complete && imgs[i].naturalWidth > 0) {
+			ok++;
+		} else {
+			var p = document.createElement('p');
+			p.className = 'broken';
+			p.textContent = 'plot ' + imgs[i].getAttribute('src') + ' did not load';
+			imgs[i].parentNode.insertBefore(p, imgs[i]);
+		}
+	}
+	document.body.setAttribute('data-images', ok + '/' + imgs.length);
+});
+</script>
+</body>
+</html>
+TAIL
+}
+
+write_markdown() {
+	printf '# sgabench report\n\nGenerated %s from `%s` (schema version %s).\n\n' "$(now_iso)" "$(md_escape "$db")" "$ver"
+	printf '## Summary\n\n'
+	md_escape <"$out/summary.txt" | sed 's/^/- /'
+	printf '\n## The cover-letter figure\n\n%s\n\n' "$txt_cover"
+	md_fig cover "Rounds against dTLB-load-misses, log-log"
+	md_table "$d/cover-table.tsv" rounds "published normal" "published shared" "model normal" "model shared" "native normal" "native shared"
+	[ -s "$d/cover-missing.tsv" ] && md_table "$d/cover-missing.tsv" backend "missing reason" runs
+	printf '## SGA scaling\n\n%s\n\n' "$txt_scaling"
+	if [ -n "$sweep" ]; then
+		printf 'Sweep: %s.\n\n' "$(md_escape "$sweep_label")"
+		md_fig scaling-pagetables "Tasks against page-table memory"
+		md_fig scaling-faults "Tasks against first-touch faults"
+		md_fig scaling-time "Tasks against wall time"
+		md_fig scaling-vmpte "Tasks against VmPTE"
+		md_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" samples
+	else
+		printf '_No sweep in this database._\n\n'
+	fi
+	printf '## Nightly history\n\n%s\n\n' "$txt_history"
+	if [ -s "$d/history-metrics" ]; then
+		while read -r m; do md_fig "history-$m" "Nightly $m"; done <"$d/history-metrics"
+	else
+		printf '_No nightly runs in this database._\n\n'
+	fi
+	printf '## Machines\n\n%s\n\n' "$txt_machines"
+	md_fig machines "The same cells across machine fingerprints"
+	md_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
+	printf '## Verdicts\n\n'
+	md_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
+	printf '### A/A noise floors\n\n'
+	md_table "$d/noise.tsv" cell metric floor samples machine measured
+	printf '## Sweeps and runs\n\n'
+	md_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
+	md_table "$d/labels.tsv" label backend status runs first last
+}
