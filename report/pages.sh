@@ -152,6 +152,7 @@ window.addEventListener('load', function () {
 TAIL
 }
 
+# shellcheck disable=SC2016 # backquotes are Markdown
 write_markdown() {
 	printf '# sgabench report\n\nGenerated %s from `%s` (schema version %s).\n\n' "$(now_iso)" "$(md_escape "$db")" "$ver"
 	printf '## Summary\n\n'

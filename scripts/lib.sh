@@ -137,6 +137,10 @@ config_load() {
 		error "config '$cfg_file' is not a plain SWEEP_*=value file: $why"
 		return 2
 	fi
+	# Forget every setting of a config loaded before.
+	for v in $(set | sed -n 's/^\(SWEEP_[A-Z0-9_]*\)=.*/\1/p'); do
+		unset "$v"
+	done
 	SWEEP_NAME=$(basename "$cfg_file")
 	SWEEP_DESCRIPTION=""
 	SWEEP_AXES="tasks layout"

@@ -1,0 +1,54 @@
+#!/bin/sh
+# t0610: index.html in a real headless browser (Debian's chromium): it
+# loads from disk, every plot has a natural width > 0 (the page records
+# data-images="loaded/total"), nothing is written to the console, and a
+# screenshot is taken (kept as $SGABENCH_SHOT when set, to look at).
+# A negative control proves the checks can fail.
+# shellcheck source=scripts/t/tap.sh
+. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ] || ! command -v gnuplot >/dev/null 2>&1; then
+	skip "browser check" "chromium or gnuplot not installed (apt-get install chromium gnuplot-nox)"
+	done_testing
+	exit
+fi
+# chromium FILE ARGS...: run headless on a file:// URL; DOM on stdout.
+chromium_run() {
+	f=$1
+	shift
+	HOME="$TMPD/home" timeout 90 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMPD/profile" --enable-logging=stderr --v=0 --virtual-time-budget=5000 \
+		"$@" "file://$f"
+}
+mkdir -p "$TMPD/home"
+
+db="$TMPD/syn.db"
+db_ensure "$db"
+sqlite3 "$db" <"$top/report/synthetic.sql"
+"$top/report/mkreport" --db "$db" --out "$TMPD/out" >/dev/null 2>&1
+page="$TMPD/out/index.html"
+ok "report written" test -s "$page"
+total=$(grep -c '<img ' "$page")
+chromium_run "$page" --dump-dom >"$TMPD/dom" 2>"$TMPD/log" || true
+ok "the browser loaded the page" grep -q '<h1>sgabench report</h1>' "$TMPD/dom"
+is "every plot loaded with a natural width > 0" "$(sed -n 's/.*data-images="\([0-9]*\/[0-9]*\)".*/\1/p' "$TMPD/dom")" "$total/$total"
+ok "there are plots ($total)" test "$total" -ge 6
+ok "no console message (errors, exceptions)" sh -c "! grep ':CONSOLE' '$TMPD/log'"
+ok "no 'did not load' note in the DOM" sh -c "! grep -q 'class=\"broken\"' '$TMPD/dom'"
+ok "the injected markup stayed text" sh -c "! grep -q '<script>alert' '$TMPD/dom'"
+
+shot=${SGABENCH_SHOT:-$TMPD/shot.png}
+chromium_run "$page" --hide-scrollbars --window-size=1100,2400 --screenshot="$shot" >/dev/null 2>&1 || true
+ok "screenshot taken ($shot)" sh -c "test \$(wc -c < '$shot') -gt 20000"
+
+# Negative control: a broken plot and a script error must be caught.
+mkdir -p "$TMPD/bad"
+sed -e 's/src="cover.svg"/src="no-such.svg"/' -e 's|</body>|<script>undefinedFunction();</script></body>|' "$page" >"$TMPD/bad/index.html"
+cp "$TMPD"/out/*.svg "$TMPD/bad/"
+chromium_run "$TMPD/bad/index.html" --dump-dom >"$TMPD/bad.dom" 2>"$TMPD/bad.log" || true
+ok "control: a missing plot is counted" sh -c "grep -q 'data-images=\"$((total - 1))/$total\"' '$TMPD/bad.dom'"
+ok "control: a script error reaches the console log" grep -q ':CONSOLE.*Uncaught' "$TMPD/bad.log"
+done_testing
