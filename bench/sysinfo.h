@@ -45,7 +45,7 @@ struct sysinfo {
 	char thp[16];		/* always | madvise | never | unknown */
 	char shmem_thp[16];	/* /sys/kernel/mm/transparent_hugepage/shmem_enabled */
 	char kernel[128];	/* uname -r */
-	char cmdline[512];	/* /proc/cmdline */
+	char cmdline[2048];	/* /proc/cmdline (x86 COMMAND_LINE_SIZE) */
 	char governor[32];	/* cpu0 scaling governor, or "none" */
 	int paranoid;		/* perf_event_paranoid */
 	int is_vm;		/* hypervisor present */
@@ -60,8 +60,10 @@ void sysinfo_collect(struct sysinfo *si);
 
 /* Recompute si->fingerprint from its identity fields: CPU vendor, model,
  * family/model/stepping, microcode, TLB geometry, SMT, NUMA nodes, hugepage
- * pool sizes (totals), THP mode, kernel release and command line,
- * perf_event_paranoid, VM-ness and governor. */
+ * pool page sizes (which pools exist, not their counts: reserving hugepages
+ * must not make a new machine), THP mode, kernel release and command line,
+ * perf_event_paranoid, VM-ness and governor; also arch, online CPUs and the
+ * core PMU name. Not the hostname. */
 void sysinfo_fingerprint(struct sysinfo *si);
 
 /* Write si as a JSON object member named key (NULL at top level). */
