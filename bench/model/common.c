@@ -1,0 +1,312 @@
+/* common.c - page sizes, the --tlb parser, checks and placement shared by both simulators. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+static const struct {
+	const char *name;
+	uint64_t bytes;
+} psz_tab[PSZ_N] = {
+	[PSZ_4K] = { "4k", 4ull << 10 },	[PSZ_8K] = { "8k", 8ull << 10 },
+	[PSZ_16K] = { "16k", 16ull << 10 },	[PSZ_64K] = { "64k", 64ull << 10 },
+	[PSZ_512K] = { "512k", 512ull << 10 },	[PSZ_2M] = { "2m", 2ull << 20 },
+	[PSZ_4M] = { "4m", 4ull << 20 },	[PSZ_32M] = { "32m", 32ull << 20 },
+	[PSZ_256M] = { "256m", 256ull << 20 },	[PSZ_512M] = { "512m", 512ull << 20 },
+	[PSZ_1G] = { "1g", 1ull << 30 },	[PSZ_2G] = { "2g", 2ull << 30 },
+	[PSZ_16G] = { "16g", 16ull << 30 },
+};
+
+uint64_t model_psz_bytes(unsigned psz)
+{
+	return psz < PSZ_N ? psz_tab[psz].bytes : 0;
+}
+
+const char *model_psz_name(unsigned psz)
+{
+	return psz < PSZ_N ? psz_tab[psz].name : "?";
+}
+
+int model_psz_parse(const char *s, unsigned *psz)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (end == s)
+		return -EINVAL;
+	switch (tolower((unsigned char)*end)) {
+	case 'k': v <<= 10; end++; break;
+	case 'm': v <<= 20; end++; break;
+	case 'g': v <<= 30; end++; break;
+	default: break;
+	}
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return -EINVAL;
+	for (unsigned i = 0; i < PSZ_N; i++) {
+		if (psz_tab[i].bytes == v) {
+			*psz = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+char *model_psz_mask_str(unsigned mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < PSZ_N; i++)
+		if (mask & (1u << i))
+			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "+" : "",
+				      psz_tab[i].name);
+	return buf;
+}
+
+/* Parse "4k+2m" (also with '/' as separator) into a mask. */
+static int parse_psz_list(const char *s, size_t l, unsigned *mask)
+{
+	char word[16];
+	size_t i = 0;
+
+	*mask = 0;
+	while (i < l) {
+		size_t j = i;
+		unsigned psz;
+
+		while (j < l && s[j] != '+' && s[j] != '/')
+			j++;
+		if (j - i == 0 || j - i >= sizeof(word))
+			return -EINVAL;
+		memcpy(word, s + i, j - i);
+		word[j - i] = '\0';
+		if (model_psz_parse(word, &psz))
+			return -EINVAL;
+		*mask |= 1u << psz;
+		i = j + 1;
+	}
+	return *mask ? 0 : -EINVAL;
+}
+
+/* Parse one "name:entries,assoc,repl[,ps=..][,hit=N]" into lv. */
+static int parse_level(const char *s, size_t l, struct model_level *lv, char *err, size_t errlen)
+{
+	const char *colon = memchr(s, ':', l), *p, *end = s + l;
+	int field = 0;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->psz_mask = (1u << PSZ_N) - 1;
+	lv->repl = REPL_LRU;
+	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(lv->name)) {
+		snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,ASSOC,REPLACEMENT", (int)l, s);
+		return -EINVAL;
+	}
+	memcpy(lv->name, s, colon - s);
+	for (p = colon + 1; p < end; field++) {
+		const char *q = memchr(p, ',', end - p);
+		size_t fl = q ? (size_t)(q - p) : (size_t)(end - p);
+		char f[48];
+		char *e;
+
+		if (fl == 0 || fl >= sizeof(f))
+			goto bad;
+		memcpy(f, p, fl);
+		f[fl] = '\0';
+		if (field == 0) {
+			unsigned long v = strtoul(f, &e, 10);
+
+			if (*e || v < 1 || v > 1u << 20)
+				goto bad;
+			lv->entries = (unsigned)v;
+		} else if (strcmp(f, "full") == 0) {
+			lv->ways = 0;
+		} else if (isdigit((unsigned char)f[0]) && strstr(f, "way")) {
+			unsigned long v = strtoul(f, &e, 10);
+
+			if (strcmp(e, "way") || v < 1)
+				goto bad;
+			lv->ways = (unsigned)v;
+		} else if (strcmp(f, "lru") == 0 || strcmp(f, "nru") == 0 ||
+			   strcmp(f, "random") == 0) {
+			lv->repl = f[0] == 'l' ? REPL_LRU : f[0] == 'n' ? REPL_NRU : REPL_RANDOM;
+		} else if (strncmp(f, "ps=", 3) == 0) {
+			if (parse_psz_list(f + 3, strlen(f + 3), &lv->psz_mask))
+				goto bad;
+		} else if (strncmp(f, "hit=", 4) == 0) {
+			lv->hit_cycles = strtod(f + 4, &e);
+			if (*e || lv->hit_cycles < 0)
+				goto bad;
+		} else {
+			goto bad;
+		}
+		p += fl + 1;
+	}
+	if (!lv->entries)
+		goto bad;
+	if (lv->ways && (lv->ways > lv->entries || lv->entries % lv->ways)) {
+		snprintf(err, errlen, "level '%s': %u entries is not a multiple of %u ways",
+			 lv->name, lv->entries, lv->ways);
+		return -EINVAL;
+	}
+	if (lv->ways == lv->entries)
+		lv->ways = 0;
+	return 0;
+bad:
+	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m][,hit=N]",
+		 (int)l, s);
+	return -EINVAL;
+}
+
+int model_parse_tlb(const char *spec, struct model_machine *m, char *err, size_t errlen)
+{
+	const char *p = spec;
+	unsigned n = 0;
+
+	while (*p) {
+		const char *semi = strchr(p, ';');
+		size_t l = semi ? (size_t)(semi - p) : strlen(p);
+
+		if (n == MODEL_LEVELS) {
+			snprintf(err, errlen, "at most %d TLB levels", MODEL_LEVELS);
+			return -EINVAL;
+		}
+		if (parse_level(p, l, &m->level[n], err, errlen))
+			return -EINVAL;
+		n++;
+		p += l + (semi ? 1 : 0);
+	}
+	if (!n) {
+		snprintf(err, errlen, "empty TLB description");
+		return -EINVAL;
+	}
+	m->nlevels = n;
+	return 0;
+}
+
+char *model_tlb_str(const struct model_machine *m, char *buf, size_t len)
+{
+	static const char *const repl[] = { "lru", "nru", "random" };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < m->nlevels; i++) {
+		const struct model_level *lv = &m->level[i];
+		char ways[16], ps[96];
+
+		if (lv->ways)
+			snprintf(ways, sizeof(ways), "%uway", lv->ways);
+		else
+			snprintf(ways, sizeof(ways), "full");
+		model_psz_mask_str(lv->psz_mask, ps, sizeof(ps));
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s:%u,%s,%s,ps=%s", i ? ";" : "",
+			      lv->name, lv->entries, ways, repl[lv->repl], ps);
+		if (lv->hit_cycles > 0)
+			n += snprintf(buf + n, n < len ? len - n : 0, ",hit=%g", lv->hit_cycles);
+	}
+	return buf;
+}
+
+int model_check(const struct model_machine *m, const struct model_run *r, char *err, size_t errlen)
+{
+	int usable = 0;
+
+	if (!m->nlevels || m->nlevels > MODEL_LEVELS) {
+		snprintf(err, errlen, "the machine has no TLB levels");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < m->nlevels; i++) {
+		const struct model_level *lv = &m->level[i];
+
+		if (lv->psz_mask & (1u << r->psz))
+			usable = 1;
+		if (!lv->entries || (lv->ways ? lv->ways : lv->entries) > 65535 ||
+		    (lv->ways && lv->entries % lv->ways)) {
+			snprintf(err, errlen, "level '%s': bad geometry (at most 65535 ways)", lv->name);
+			return -EINVAL;
+		}
+	}
+	if (!usable) {
+		snprintf(err, errlen, "no TLB level of '%s' holds %s pages", m->name,
+			 model_psz_name(r->psz));
+		return -EINVAL;
+	}
+	if (!m->cores || !m->strands) {
+		snprintf(err, errlen, "the machine has no cores or strands");
+		return -EINVAL;
+	}
+	if (!r->ops || r->ntasks < 1 || r->ntasks > MODEL_MAX_TASKS) {
+		snprintf(err, errlen, "tasks must be 1..%d", MODEL_MAX_TASKS);
+		return -EINVAL;
+	}
+	if (r->pages < 1 || r->pages > UINT32_MAX || r->rounds < 1 ||
+	    r->rounds > UINT64_MAX / r->pages) {
+		snprintf(err, errlen, "working set or rounds out of range");
+		return -EINVAL;
+	}
+	if (r->quantum < 1) {
+		snprintf(err, errlen, "quantum must be at least 1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void model_place_tasks(const struct model_machine *m, const struct model_run *r,
+		       unsigned *core, unsigned *strand)
+{
+	unsigned s = r->strands && r->strands < m->strands ? r->strands : m->strands;
+
+	for (unsigned i = 0; i < r->ntasks; i++) {
+		switch (r->place) {
+		case MPLACE_SPREAD:
+			core[i] = i % m->cores;
+			strand[i] = (i / m->cores) % s;
+			break;
+		case MPLACE_SAME_CPU:
+			core[i] = 0;
+			strand[i] = 0;
+			break;
+		default:
+			core[i] = (i / s) % m->cores;
+			strand[i] = i % s;
+			break;
+		}
+	}
+}
+
+void model_stats_free(struct model_stats *st)
+{
+	free(st->task);
+	st->task = NULL;
+	st->ntasks = 0;
+}
+
+uint64_t model_total_walks(const struct model_stats *st)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < st->ntasks; i++)
+		n += st->task[i].walks;
+	return n;
+}
+
+uint64_t model_total_accesses(const struct model_stats *st)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < st->ntasks; i++)
+		n += st->task[i].accesses;
+	return n;
+}
+
+double model_est_cycles(const struct model_machine *m, const struct model_task *t)
+{
+	double c = (double)t->walks * m->walk_cycles;
+
+	for (unsigned i = 0; i < m->nlevels; i++)
+		c += (double)t->probes[i] * m->level[i].hit_cycles;
+	return c;
+}

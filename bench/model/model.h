@@ -1,0 +1,173 @@
+/*
+ * model.h - the software TLB model: a machine description (TLB levels,
+ * tagging, cores and strands), a run description (tasks, workload, page
+ * size, placement), and two simulators that must agree exactly: the fast
+ * one (sim.c, with exact round-boundary cycle skipping) and a deliberately
+ * simple brute-force reference (ref.c).
+ *
+ * Semantics, shared by both simulators (README.md in this directory):
+ *  - Each task's access order comes from the workload registry (wl_open /
+ *    wl_fill), exactly as the native backend uses it. Page index p of a
+ *    task is page p of the shared area: every task maps it at one address.
+ *  - A core has one TLB (all its levels), shared by its strands. Within a
+ *    core, every cycle each busy strand makes one access, strand 0 first.
+ *    Cores are independent. Tasks on one strand are time-sliced: the
+ *    running task is switched after `quantum` accesses, round-robin.
+ *  - An access probes the levels that hold the run's page size, in order.
+ *    A hit at level k fills the levels probed before it; a miss in all of
+ *    them is a page walk (dTLB-load-misses) and fills every probed level.
+ *  - Tags: ctx2 matches an entry whose context equals the task's context
+ *    register 0 or 1; a shared context (--sharedctx) puts the area's
+ *    entries in register 1's context, the same for every task. asid: one
+ *    tag per address space (threads share). none: entries belong to the
+ *    strand and are flushed when it switches to another address space.
+ *  - Replacement per set: an invalid way first (lowest index); else LRU,
+ *    or NRU (first way with the used bit clear; when none is clear, all
+ *    used bits are reset and way 0 is taken), or random (seeded).
+ */
+#ifndef SGA_MODEL_H
+#define SGA_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "workload.h"
+
+#define MODEL_LEVELS 6
+#define MODEL_MAX_TASKS 4096
+
+enum model_repl { REPL_LRU, REPL_NRU, REPL_RANDOM };
+enum model_tag { TAG_CTX2, TAG_ASID, TAG_NONE };
+#define MODEL_REPL_CHOICES "lru|nru|random"
+#define MODEL_TAG_CHOICES "ctx2|asid|none"
+
+/* Page sizes a level may hold, as bits of a mask. */
+enum model_psz {
+	PSZ_4K, PSZ_8K, PSZ_16K, PSZ_64K, PSZ_512K, PSZ_2M, PSZ_4M, PSZ_32M,
+	PSZ_256M, PSZ_512M, PSZ_1G, PSZ_2G, PSZ_16G, PSZ_N
+};
+
+struct model_level {
+	char name[16];		/* "l1d", "l2", "dtlb" */
+	unsigned entries;
+	unsigned ways;		/* 0: fully associative (ways = entries) */
+	int repl;		/* enum model_repl */
+	unsigned psz_mask;	/* 1 << enum model_psz for each size held */
+	double hit_cycles;	/* cost of probing this level (estimate) */
+};
+
+struct model_machine {
+	char name[32];		/* preset name, "custom" or "host" */
+	char desc[160];		/* one line: the CPU */
+	char source[320];	/* public sources of the figures */
+	char inferred[200];	/* which figures are inferred, or "" */
+	unsigned nlevels;
+	struct model_level level[MODEL_LEVELS];
+	int tag;		/* enum model_tag */
+	unsigned cores;
+	unsigned strands;	/* per core, sharing its TLB */
+	double walk_cycles;	/* cost of one page walk (estimate) */
+	double ghz;		/* clock, to turn cycles into an estimated time */
+	const char *default_page;	/* page size for runs that do not name one */
+};
+
+enum model_place { MPLACE_SMT, MPLACE_SPREAD, MPLACE_SAME_CPU };
+#define MODEL_PLACE_CHOICES "smt|spread|same-cpu"
+
+struct model_run {
+	const struct workload_ops *ops;
+	unsigned ntasks;
+	int threads;		/* tasks are threads of one process (one address space) */
+	int sharedctx;		/* the area's entries carry the shared context (ctx2) */
+	unsigned psz;		/* enum model_psz of the area's pages */
+	uint64_t pages;		/* working set per task, in pages */
+	uint64_t rounds;
+	uint64_t seed;
+	double zipf_theta;
+	uint64_t quantum;	/* accesses before a time-sliced strand switches task */
+	int place;		/* enum model_place */
+	unsigned strands;	/* strands per core to use (0: all of the machine's) */
+};
+
+/* What one task saw. */
+struct model_task {
+	unsigned core, strand;	/* where it ran */
+	uint64_t accesses;	/* dTLB-loads in the model: every access probes the TLB */
+	uint64_t walks;		/* accesses that missed every level: dTLB-load-misses */
+	uint64_t probes[MODEL_LEVELS];	/* lookups made in each level */
+	uint64_t misses[MODEL_LEVELS];	/* lookups that missed in each level */
+	uint64_t switches;	/* times this task was switched in after another task */
+};
+
+struct model_stats {
+	unsigned ntasks;
+	struct model_task *task;	/* ntasks entries, owned (model_stats_free) */
+	uint64_t skipped_accesses;	/* accesses accounted by exact period skipping */
+	uint64_t simulated_accesses;	/* accesses simulated one by one */
+	uint64_t period_cycles;		/* length of the detected period (cycles), 0 none */
+};
+
+/* Bytes of page size psz, and its name ("4k", "4m"). */
+uint64_t model_psz_bytes(unsigned psz);
+const char *model_psz_name(unsigned psz);
+/* Parse "4k", "4m", "4M", "4194304" into *psz. Returns 0 or -EINVAL. */
+int model_psz_parse(const char *s, unsigned *psz);
+/* Write the sizes of mask as "8k,4m" into buf. Returns buf. */
+char *model_psz_mask_str(unsigned mask, char *buf, size_t len);
+
+/*
+ * Parse a custom TLB description into m's levels, e.g.
+ * "l1d:64,full,lru;l2:2048,8way,lru" with optional ",ps=4k+2m" (page
+ * sizes held, default all) and ",hit=N" (cycles per probe). Returns 0 or
+ * -EINVAL with a one-line reason in err.
+ */
+int model_parse_tlb(const char *spec, struct model_machine *m, char *err, size_t errlen);
+
+/* Check m and r together (sizes, a level holding the page size, tasks vs
+ * strands). Returns 0 or -EINVAL with the reason in err. */
+int model_check(const struct model_machine *m, const struct model_run *r,
+		char *err, size_t errlen);
+
+/* Where task i runs: fills core[i], strand[i] for r on m. */
+void model_place_tasks(const struct model_machine *m, const struct model_run *r,
+		       unsigned *core, unsigned *strand);
+
+/*
+ * The fast simulator. Runs r on m and fills st (st->task allocated here).
+ * For periodic workloads without random replacement it detects a repeated
+ * state at round boundaries and skips whole periods exactly. Returns 0 or
+ * -errno (-EINVAL for a bad configuration, -ENOMEM).
+ */
+int model_simulate(const struct model_machine *m, const struct model_run *r,
+		   struct model_stats *st);
+
+/* The brute-force reference: per-access, timestamps for LRU, linear scans,
+ * no shortcuts. Same contract as model_simulate. */
+int model_reference(const struct model_machine *m, const struct model_run *r,
+		    struct model_stats *st);
+
+void model_stats_free(struct model_stats *st);
+
+/* Sum over tasks: walks, accesses. */
+uint64_t model_total_walks(const struct model_stats *st);
+uint64_t model_total_accesses(const struct model_stats *st);
+
+/* Estimated cycles of one task's translations: probes * hit cycles of each
+ * level plus walks * walk cycles. An estimate, not a measurement. */
+double model_est_cycles(const struct model_machine *m, const struct model_task *t);
+
+/* Presets: NULL-terminated; model_preset_find() copies one into *m. */
+extern const struct model_machine *const model_presets[];
+int model_preset_find(const char *name, struct model_machine *m);
+/* Names joined by '|'. */
+const char *model_preset_names(void);
+
+struct sysinfo;
+/* Build a machine from si's TLB geometry (CPUID etc.). Returns 0, or
+ * -ENOENT when si has no data TLB (reason in err). */
+int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
+		       char *err, size_t errlen);
+
+/* One line per level, e.g. "l1d:128,full,nru,ps=8k+64k+4m+256m". */
+char *model_tlb_str(const struct model_machine *m, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,265 @@
+/*
+ * ref.c - the brute-force reference simulator. Deliberately simple: one
+ * access at a time (wl_fill of one index), every lookup a linear scan of
+ * the set, LRU by timestamps, every core and strand stepped in one global
+ * loop, no shortcuts of any kind. The test suite requires the fast
+ * simulator (sim.c) to agree with it exactly.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+#define SHARED_CTX 0x1fff	/* the shared context: the last 13-bit context */
+
+struct ref_entry {
+	int valid;
+	uint32_t tag;
+	uint32_t page;
+	uint64_t stamp;		/* last use, for LRU */
+	int used;		/* used bit, for NRU */
+};
+
+struct ref_level {
+	unsigned sets, ways;
+	struct ref_entry *e;	/* sets * ways */
+	struct rng rng;		/* random replacement */
+};
+
+struct ref_task {
+	struct wl_stream s;
+	uint64_t left;
+	unsigned core, strand;
+	uint32_t proc;		/* address space: task index, or 0 for threads */
+};
+
+struct ref {
+	const struct model_machine *m;
+	const struct model_run *r;
+	struct ref_level *lv;	/* cores * nlevels */
+	uint64_t clock;
+	struct ref_task *t;
+	int *cur;		/* cores * strands: running task, -1 idle */
+	uint64_t *qleft;	/* cores * strands */
+	struct model_stats *st;
+};
+
+/* Choose the way to fill in one set of a level. */
+static unsigned ref_victim(struct ref_level *l, struct ref_entry *set, int repl)
+{
+	unsigned w, best = 0;
+
+	for (w = 0; w < l->ways; w++)
+		if (!set[w].valid)
+			return w;
+	if (repl == REPL_RANDOM)
+		return (unsigned)rng_below(&l->rng, l->ways);
+	if (repl == REPL_LRU) {
+		for (w = 1; w < l->ways; w++)
+			if (set[w].stamp < set[best].stamp)
+				best = w;
+		return best;
+	}
+	for (w = 0; w < l->ways; w++)
+		if (!set[w].used)
+			return w;
+	for (w = 0; w < l->ways; w++)
+		set[w].used = 0;
+	return 0;
+}
+
+/* One access of task i, which runs on strand s of core c. */
+static void ref_access(struct ref *x, unsigned i)
+{
+	const struct model_machine *m = x->m;
+	struct ref_task *t = &x->t[i];
+	struct model_task *mt = &x->st->task[i];
+	uint32_t page, tag0, tag1 = 0, itag;
+	int has1 = 0, hit = -1;
+
+	wl_fill(&t->s, &page, 1);
+	if (m->tag == TAG_NONE)
+		tag0 = 1 + t->strand;
+	else
+		tag0 = 1 + t->proc;
+	itag = tag0;
+	if (m->tag == TAG_CTX2 && x->r->sharedctx) {
+		tag1 = SHARED_CTX;
+		has1 = 1;
+		itag = SHARED_CTX;
+	}
+	mt->accesses++;
+	for (unsigned k = 0; k < m->nlevels && hit < 0; k++) {
+		struct ref_level *l = &x->lv[t->core * m->nlevels + k];
+		struct ref_entry *set;
+
+		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
+			continue;
+		mt->probes[k]++;
+		set = &l->e[(page % l->sets) * l->ways];
+		for (unsigned w = 0; w < l->ways; w++) {
+			struct ref_entry *e = &set[w];
+
+			if (e->valid && e->page == page &&
+			    (e->tag == tag0 || (has1 && e->tag == tag1))) {
+				e->stamp = ++x->clock;
+				e->used = 1;
+				hit = (int)k;
+				break;
+			}
+		}
+		if (hit < 0)
+			mt->misses[k]++;
+	}
+	if (hit < 0)
+		mt->walks++;
+	for (unsigned k = 0; k < m->nlevels && (hit < 0 || k < (unsigned)hit); k++) {
+		struct ref_level *l = &x->lv[t->core * m->nlevels + k];
+		struct ref_entry *set;
+		unsigned w;
+
+		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
+			continue;
+		set = &l->e[(page % l->sets) * l->ways];
+		w = ref_victim(l, set, m->level[k].repl);
+		set[w].valid = 1;
+		set[w].tag = itag;
+		set[w].page = page;
+		set[w].stamp = ++x->clock;
+		set[w].used = 1;
+	}
+}
+
+/* The next runnable task on (c, s) after task `after` in index order,
+ * wrapping around to `after` itself last; -1 if none. */
+static int ref_next(struct ref *x, unsigned c, unsigned s, int after)
+{
+	unsigned n = x->r->ntasks;
+
+	for (unsigned j = 1; j <= n; j++) {
+		unsigned i = (unsigned)(after + (int)j) % n;
+
+		if (x->t[i].core == c && x->t[i].strand == s && x->t[i].left)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Invalidate strand s's entries in every level of core c (tag none). */
+static void ref_flush(struct ref *x, unsigned c, unsigned s)
+{
+	for (unsigned k = 0; k < x->m->nlevels; k++) {
+		struct ref_level *l = &x->lv[c * x->m->nlevels + k];
+
+		for (unsigned w = 0; w < l->sets * l->ways; w++)
+			if (l->e[w].tag == 1 + s)
+				l->e[w].valid = 0;
+	}
+}
+
+/* After an access on (c, s): end of quantum or of the task. */
+static void ref_after(struct ref *x, unsigned c, unsigned s)
+{
+	unsigned slot = c * x->m->strands + s;
+	int i = x->cur[slot], n;
+
+	if (x->t[i].left && x->qleft[slot])
+		return;
+	n = ref_next(x, c, s, i);
+	x->qleft[slot] = x->r->quantum;
+	x->cur[slot] = n;
+	if (n < 0 || n == i)
+		return;
+	x->st->task[n].switches++;
+	if (x->m->tag == TAG_NONE && x->t[n].proc != x->t[i].proc)
+		ref_flush(x, c, s);
+}
+
+int model_reference(const struct model_machine *m, const struct model_run *r,
+		    struct model_stats *st)
+{
+	struct ref x = { .m = m, .r = r, .st = st };
+	unsigned ncs = m->cores * m->strands, *core = NULL, *strand = NULL;
+	char err[160];
+	int ret = -ENOMEM, busy;
+
+	memset(st, 0, sizeof(*st));
+	if (model_check(m, r, err, sizeof(err)))
+		return -EINVAL;
+	st->ntasks = r->ntasks;
+	st->task = calloc(r->ntasks, sizeof(*st->task));
+	x.t = calloc(r->ntasks, sizeof(*x.t));
+	x.lv = calloc((size_t)m->cores * m->nlevels, sizeof(*x.lv));
+	x.cur = malloc(ncs * sizeof(*x.cur));
+	x.qleft = malloc(ncs * sizeof(*x.qleft));
+	core = malloc(r->ntasks * sizeof(*core));
+	strand = malloc(r->ntasks * sizeof(*strand));
+	if (!st->task || !x.t || !x.lv || !x.cur || !x.qleft || !core || !strand)
+		goto out;
+	for (unsigned c = 0; c < m->cores; c++) {
+		for (unsigned k = 0; k < m->nlevels; k++) {
+			struct ref_level *l = &x.lv[c * m->nlevels + k];
+
+			l->ways = m->level[k].ways ? m->level[k].ways : m->level[k].entries;
+			l->sets = m->level[k].entries / l->ways;
+			l->e = calloc(m->level[k].entries, sizeof(*l->e));
+			if (!l->e)
+				goto out;
+			rng_seed(&l->rng, r->seed, 0x7100 + (uint64_t)c * MODEL_LEVELS + k);
+		}
+	}
+	model_place_tasks(m, r, core, strand);
+	for (unsigned i = 0; i < r->ntasks; i++) {
+		struct wl_params p = { .pages = r->pages, .rounds = r->rounds, .seed = r->seed,
+				       .task = i, .ntasks = r->ntasks, .zipf_theta = r->zipf_theta };
+
+		x.t[i].core = st->task[i].core = core[i];
+		x.t[i].strand = st->task[i].strand = strand[i];
+		x.t[i].proc = r->threads ? 0 : i;
+		x.t[i].left = r->pages * r->rounds;
+		ret = wl_open(&x.t[i].s, r->ops, &p);
+		if (ret)
+			goto out;
+	}
+	for (unsigned c = 0; c < m->cores; c++) {
+		for (unsigned s = 0; s < m->strands; s++) {
+			x.cur[c * m->strands + s] = ref_next(&x, c, s, -1);
+			x.qleft[c * m->strands + s] = r->quantum;
+		}
+	}
+	do {
+		busy = 0;
+		for (unsigned c = 0; c < m->cores; c++) {
+			for (unsigned s = 0; s < m->strands; s++) {
+				unsigned slot = c * m->strands + s;
+				int i = x.cur[slot];
+
+				if (i < 0)
+					continue;
+				busy = 1;
+				ref_access(&x, (unsigned)i);
+				x.t[i].left--;
+				x.qleft[slot]--;
+				ref_after(&x, c, s);
+			}
+		}
+	} while (busy);
+	st->simulated_accesses = model_total_accesses(st);
+	ret = 0;
+out:
+	if (x.t)
+		for (unsigned i = 0; i < r->ntasks; i++)
+			wl_close(&x.t[i].s);
+	if (x.lv)
+		for (unsigned j = 0; j < m->cores * m->nlevels; j++)
+			free(x.lv[j].e);
+	free(x.lv);
+	free(x.t);
+	free(x.cur);
+	free(x.qleft);
+	free(core);
+	free(strand);
+	if (ret)
+		model_stats_free(st);
+	return ret;
+}

@@ -1,0 +1,282 @@
+/* simrun.c - settings to machine and run, cell key, config JSON, result. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "json.h"
+#include "log.h"
+#include "opt.h"
+#include "simrun.h"
+#include "sysinfo.h"
+
+void sim_cfg_defaults(struct sim_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->machine = "ultrasparc-t2";
+	c->tasks = 2;
+	c->pattern = "rounds";
+	c->rounds = 100;
+	c->quantum = 100000;
+	c->seed = 1;
+	c->zipf_theta = 0.99;
+	c->place = MPLACE_SMT;
+}
+
+int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
+		struct model_run *r, char *err, size_t errlen)
+{
+	uint64_t ws = c->ws_size ? c->ws_size : SIM_DEFAULT_WS, psz_bytes;
+	const char *page;
+	int tag;
+
+	if (strcmp(c->machine, "host") == 0) {
+		if (!si || model_from_sysinfo(si, m, err, errlen))
+			return EX_RESOURCE;
+	} else if (strcmp(c->machine, "custom") == 0) {
+		memset(m, 0, sizeof(*m));
+		snprintf(m->name, sizeof(m->name), "custom");
+		snprintf(m->desc, sizeof(m->desc), "a custom TLB (--tlb)");
+		snprintf(m->source, sizeof(m->source), "the command line");
+		m->tag = TAG_ASID;
+		m->cores = 1;
+		m->strands = 2;
+		m->walk_cycles = 30;
+		m->ghz = 3.0;
+		m->default_page = "4k";
+		if (!c->tlb) {
+			snprintf(err, errlen, "--machine custom needs --tlb");
+			return EX_USAGE;
+		}
+	} else if (model_preset_find(c->machine, m)) {
+		snprintf(err, errlen, "unknown machine '%s' (one of %s|host|custom|list)", c->machine,
+			 model_preset_names());
+		return EX_USAGE;
+	}
+	if (c->tlb) {
+		if (model_parse_tlb(c->tlb, m, err, errlen))
+			return EX_USAGE;
+		if (strcmp(m->name, "custom") != 0) {
+			char base[32];
+
+			snprintf(base, sizeof(base), "%s", m->name);
+			snprintf(m->name, sizeof(m->name), "%.20s+tlb", base);
+		}
+	}
+	if (c->tag) {
+		tag = opt_choice_index(MODEL_TAG_CHOICES, c->tag);
+		if (tag < 0) {
+			snprintf(err, errlen, "--tag '%s': must be one of %s", c->tag, MODEL_TAG_CHOICES);
+			return EX_USAGE;
+		}
+		m->tag = tag;
+	}
+	if (c->cores)
+		m->cores = (unsigned)c->cores;
+	memset(r, 0, sizeof(*r));
+	r->ops = workload_find(c->pattern);
+	if (!r->ops) {
+		snprintf(err, errlen, "unknown pattern '%s' (one of %s)", c->pattern, workload_names());
+		return EX_USAGE;
+	}
+	page = c->page ? c->page : m->default_page;
+	if (model_psz_parse(page, &r->psz)) {
+		snprintf(err, errlen, "--page-size '%s': not a page size the model knows (4k..16g)", page);
+		return EX_USAGE;
+	}
+	psz_bytes = model_psz_bytes(r->psz);
+	if (ws % psz_bytes || ws < psz_bytes) {
+		snprintf(err, errlen, "--working-set must be a non-zero multiple of the page size (%s)",
+			 model_psz_name(r->psz));
+		return EX_USAGE;
+	}
+	if (c->sga_size && (c->sga_size < ws || c->sga_size % psz_bytes)) {
+		snprintf(err, errlen, "--sga-size must be a multiple of the page size and at least --working-set");
+		return EX_USAGE;
+	}
+	r->ntasks = (unsigned)c->tasks;
+	r->threads = c->threads;
+	r->sharedctx = c->sharedctx;
+	r->pages = ws / psz_bytes;
+	r->rounds = c->rounds;
+	r->seed = c->seed;
+	r->zipf_theta = c->zipf_theta;
+	r->quantum = c->quantum;
+	r->place = c->place;
+	r->strands = (unsigned)c->strands;
+	if (model_check(m, r, err, errlen))
+		return EX_USAGE;
+	return 0;
+}
+
+/* Name of repl/tag/place values. */
+static const char *choice(const char *choices, int idx, char *buf, size_t len)
+{
+	return opt_choice_name(choices, idx, buf, len);
+}
+
+char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
+	       const struct model_run *r, char *buf, size_t len)
+{
+	char tlb[512], b1[16], b2[16];
+	uint64_t ws = r->pages * model_psz_bytes(r->psz);
+
+	model_tlb_str(m, tlb, sizeof(tlb));
+	/* keys in alphabetical order */
+	snprintf(buf, len,
+		 "backend=model:%s cores=%u page=%s pattern=%s place=%s quantum=%llu rounds=%llu "
+		 "sga=%llu sharedctx=%d strands=%u tag=%s tasks=%u threads=%d tlb=%s ws=%llu "
+		 "zipf_theta=%g",
+		 m->name, m->cores, model_psz_name(r->psz), r->ops->name,
+		 choice(MODEL_PLACE_CHOICES, r->place, b1, sizeof(b1)),
+		 (unsigned long long)r->quantum, (unsigned long long)r->rounds,
+		 (unsigned long long)(c->sga_size ? c->sga_size : ws), r->sharedctx,
+		 r->strands && r->strands < m->strands ? r->strands : m->strands,
+		 choice(MODEL_TAG_CHOICES, m->tag, b2, sizeof(b2)), r->ntasks, r->threads, tlb,
+		 (unsigned long long)ws, r->zipf_theta);
+	return buf;
+}
+
+char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
+		      const struct model_run *r, char *buf, size_t len)
+{
+	static const char *const repl[] = { "lru", "nru", "random" };
+	FILE *f = fmemopen(buf, len, "w");
+	struct json j;
+	char b[16], ps[96];
+
+	if (!f) {
+		snprintf(buf, len, "{}");
+		return buf;
+	}
+	json_init(&j, f, 0);
+	json_obj_open(&j, NULL);
+	json_obj_open(&j, "machine");
+	json_str(&j, "name", m->name);
+	json_str(&j, "desc", m->desc);
+	json_str(&j, "source", m->source);
+	json_str(&j, "inferred", m->inferred);
+	json_str(&j, "tag", choice(MODEL_TAG_CHOICES, m->tag, b, sizeof(b)));
+	json_u64(&j, "cores", m->cores);
+	json_u64(&j, "strands", m->strands);
+	json_dbl(&j, "walk_cycles", m->walk_cycles);
+	json_dbl(&j, "ghz", m->ghz);
+	json_arr_open(&j, "levels");
+	for (unsigned i = 0; i < m->nlevels; i++) {
+		const struct model_level *lv = &m->level[i];
+
+		json_obj_open(&j, NULL);
+		json_str(&j, "name", lv->name);
+		json_u64(&j, "entries", lv->entries);
+		json_u64(&j, "ways", lv->ways ? lv->ways : lv->entries);
+		json_bool(&j, "fully_associative", lv->ways == 0);
+		json_str(&j, "replacement", repl[lv->repl]);
+		json_str(&j, "page_sizes", model_psz_mask_str(lv->psz_mask, ps, sizeof(ps)));
+		json_dbl(&j, "hit_cycles", lv->hit_cycles);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_str(&j, "pattern", r->ops->name);
+	json_u64(&j, "tasks", r->ntasks);
+	json_bool(&j, "threads", r->threads);
+	json_bool(&j, "sharedctx", r->sharedctx);
+	json_str(&j, "page_size", model_psz_name(r->psz));
+	json_u64(&j, "pages", r->pages);
+	json_u64(&j, "working_set", r->pages * model_psz_bytes(r->psz));
+	json_u64(&j, "sga_size", c->sga_size ? c->sga_size : r->pages * model_psz_bytes(r->psz));
+	json_u64(&j, "rounds", r->rounds);
+	json_u64(&j, "seed", r->seed);
+	json_dbl(&j, "zipf_theta", r->zipf_theta);
+	json_u64(&j, "quantum", r->quantum);
+	json_str(&j, "place", choice(MODEL_PLACE_CHOICES, r->place, b, sizeof(b)));
+	json_u64(&j, "strands", r->strands);
+	json_str(&j, "simulator", c->reference ? "reference" : "fast");
+	json_obj_close(&j);
+	fputc('\0', f);
+	fclose(f);
+	buf[len - 1] = '\0';
+	return buf;
+}
+
+/* Set a counted value. */
+static void counted(struct ev_value *v, uint64_t n)
+{
+	v->raw = n;
+	v->value = (double)n;
+	v->state = EV_COUNTED;
+}
+
+int sim_result(const struct model_machine *m, const struct model_run *r,
+	       const struct model_stats *st, double wall_s, struct run_result *res)
+{
+	double cycles = 0;
+	unsigned e;
+
+	memset(res, 0, sizeof(*res));
+	result_stamp(res);
+	snprintf(res->backend, sizeof(res->backend), "model:%s", m->name);
+	snprintf(res->status, sizeof(res->status), "ok");
+	res->wall_s = wall_s;
+	res->seed = r->seed;
+	res->ntasks = st->ntasks;
+	res->task = calloc(st->ntasks, sizeof(*res->task));
+	if (!res->task)
+		return -ENOMEM;
+	snprintf(res->events[0], sizeof(res->events[0]), "dTLB-load-misses");
+	snprintf(res->events[1], sizeof(res->events[1]), "dTLB-loads");
+	snprintf(res->events[2], sizeof(res->events[2]), "iTLB-load-misses");
+	e = 3;
+	for (unsigned k = 0; k < m->nlevels && e < EV_MAX; k++, e++)
+		snprintf(res->events[e], sizeof(res->events[e]), "model-%.40s-misses", m->level[k].name);
+	res->nevents = e;
+	for (unsigned i = 0; i < st->ntasks; i++) {
+		const struct model_task *t = &st->task[i];
+		struct task_result *tr = &res->task[i];
+
+		tr->cpu = (int)(t->core * m->strands + t->strand);
+		tr->accesses = t->accesses;
+		tr->vmpte_kb = -1;
+		tr->ft_minflt = -1;
+		counted(&tr->ev[0], t->walks);
+		counted(&tr->ev[1], t->accesses);
+		tr->ev[2].state = EV_NOT_MODELLED;
+		for (unsigned k = 0; k < m->nlevels && 3 + k < EV_MAX; k++)
+			counted(&tr->ev[3 + k], t->misses[k]);
+		cycles += model_est_cycles(m, t);
+	}
+	result_set_metric(res, "wall-s", wall_s);
+	result_set_metric(res, "model-accesses", (double)model_total_accesses(st));
+	result_set_metric(res, "model-simulated-accesses", (double)st->simulated_accesses);
+	result_set_metric(res, "model-skipped-accesses", (double)st->skipped_accesses);
+	result_set_metric(res, "model-period-cycles", (double)st->period_cycles);
+	if (wall_s > 0)
+		result_set_metric(res, "accesses-per-s", (double)model_total_accesses(st) / wall_s);
+	result_set_metric(res, "dtlb-misses-per-round",
+			  (double)model_total_walks(st) / (double)r->rounds);
+	result_set_metric(res, "est-translation-cycles", cycles);
+	if (m->ghz > 0)
+		result_set_metric(res, "est-translation-s", cycles / (m->ghz * 1e9));
+	return 0;
+}
+
+void sim_list_machines(FILE *f)
+{
+	char tlb[512], b[16];
+
+	for (int i = 0; model_presets[i]; i++) {
+		const struct model_machine *m = model_presets[i];
+
+		fprintf(f, "%s\n  %s\n", m->name, m->desc);
+		fprintf(f, "  tlb      %s\n", model_tlb_str(m, tlb, sizeof(tlb)));
+		fprintf(f, "  tag      %s; %u cores x %u strands; default page %s\n",
+			choice(MODEL_TAG_CHOICES, m->tag, b, sizeof(b)), m->cores, m->strands,
+			m->default_page);
+		fprintf(f, "  costs    walk %g cycles at %g GHz (estimates)\n", m->walk_cycles, m->ghz);
+		fprintf(f, "  source   %s\n", m->source);
+		if (m->inferred[0])
+			fprintf(f, "  inferred %s\n", m->inferred);
+		fputc('\n', f);
+	}
+	fprintf(f, "host\n  this machine's TLB geometry from sysinfo (CPUID on x86); LRU assumed\n\n");
+	fprintf(f, "custom\n  --tlb 'l1d:64,full,lru;l2:2048,8way,lru[,ps=4k+2m][,hit=N]' --tag ctx2|asid|none\n");
+}

@@ -1,0 +1,77 @@
+/*
+ * simrun.h - one model run from command-line settings to a stored run:
+ * shared by `sgabench sim` and `sgabench table`.
+ */
+#ifndef SGA_SIMRUN_H
+#define SGA_SIMRUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "model.h"
+#include "result.h"
+
+struct sysinfo;
+
+/* The settings of `sgabench sim`, filled by its option table. */
+struct sim_cfg {
+	const char *machine;	/* preset, "host" or "list" */
+	const char *tlb;	/* custom levels, or NULL */
+	const char *tag;	/* ctx2|asid|none, or NULL for the machine's */
+	uint64_t tasks;
+	int threads;
+	const char *pattern;
+	uint64_t rounds;
+	int sharedctx;
+	uint64_t sga_size;	/* 0: the working set */
+	uint64_t ws_size;	/* per task; 0: the default (256 MiB) */
+	const char *page;	/* page size, or NULL for the machine's default */
+	uint64_t quantum;
+	uint64_t strands;	/* strands per core to use; 0 all */
+	int place;		/* enum model_place */
+	uint64_t seed;
+	double zipf_theta;
+	uint64_t cores;		/* 0: the machine's */
+	int reference;		/* run the brute-force reference instead */
+	int json;
+	const char *db;
+	int no_store;
+	const char *label;
+	int quiet;
+};
+
+/* The default working set per task: 64 TTEs of 4 MiB (README.md). */
+#define SIM_DEFAULT_WS (256ull << 20)
+
+void sim_cfg_defaults(struct sim_cfg *c);
+
+/*
+ * Build the machine and the run from c. si is needed for --machine host
+ * (may be NULL otherwise). Returns 0, or EX_USAGE / EX_RESOURCE with a
+ * one-line reason in err.
+ */
+int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
+		struct model_run *r, char *err, size_t errlen);
+
+/* The cell key: sorted "k=v" pairs of everything that changes the result
+ * (no seed, no label, no output options). */
+char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
+	       const struct model_run *r, char *buf, size_t len);
+
+/* The full configuration and machine parameters as a JSON object. */
+char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
+		      const struct model_run *r, char *buf, size_t len);
+
+/*
+ * Fill res from st: backend "model:<machine>", per-task dTLB-loads and
+ * dTLB-load-misses (counted), iTLB-load-misses (not modelled), per-level
+ * misses, and run metrics (estimates are named est-*). Allocates
+ * res->task (free it). Returns 0 or -ENOMEM.
+ */
+int sim_result(const struct model_machine *m, const struct model_run *r,
+	       const struct model_stats *st, double wall_s, struct run_result *res);
+
+/* Print `--machine list`: every preset with parameters and sources. */
+void sim_list_machines(FILE *f);
+
+#endif
