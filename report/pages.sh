@@ -112,6 +112,8 @@ HEAD
 	printf '<h2 id="history">Nightly history</h2>\n<p>%s</p>\n' "$(html_escape "$txt_history")"
 	if [ -s "$d/history-metrics" ]; then
 		while read -r m; do html_fig "history-$m" "Nightly $m per cell, relative to the cell median, change points marked"; done <"$d/history-metrics"
+		printf '<p>Change points (sgabench history: %s):</p>\n' "$(html_escape "$cp_method")"
+		html_table "$d/history-cp.tsv" metric cell night change p
 	else
 		echo '<p class="empty">No nightly runs in this database: <code>scripts/nightly configs/nightly</code> adds one each night.</p>'
 	fi
@@ -175,6 +177,8 @@ write_markdown() {
 	printf '## Nightly history\n\n%s\n\n' "$txt_history"
 	if [ -s "$d/history-metrics" ]; then
 		while read -r m; do md_fig "history-$m" "Nightly $m"; done <"$d/history-metrics"
+		printf 'Change points (sgabench history: %s):\n\n' "$(md_escape "$cp_method")"
+		md_table "$d/history-cp.tsv" metric cell night change p
 	else
 		printf '_No nightly runs in this database._\n\n'
 	fi

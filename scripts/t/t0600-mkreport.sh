@@ -51,6 +51,13 @@ ok "warm-up runs are left out of the history" sh -c "! grep -q 'warmup' '$out/da
 is "the scaling table has 3 layouts x 4 task counts" "$(wc -l <"$out/data/scaling-table.tsv")" 12
 ok "4k at 8 tasks: 262144 faults (synthetic truth)" grep -q '^4k	8	262144	' "$out/data/scaling-table.tsv"
 ok "summary line 3 names the page-table memory at 8 tasks" sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
+if "$SGABENCH" history --help >/dev/null 2>&1; then
+	ok "the change point of the synthetic step (night 7, 2026-11-17) is marked" grep -q '^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %' "$out/data/history-cp.tsv"
+	is "and only that one" "$(wc -l <"$out/data/history-cp.tsv")" 1
+	ok "the page lists it" grep -q '<td>20261117</td><td>-10.1 %</td>' "$out/index.html"
+else
+	skip "change points" "sgabench history does not work yet"
+fi
 ok "the latest verdicts are summarised" sh -c "sed -n 5p '$out/summary.txt' | grep -q '1 no-change, 1 regression'"
 
 rc=0
