@@ -228,6 +228,26 @@ static void print_human(const struct hist_opts *o, const struct series *s, FILE 
 	fputc('\n', f);
 }
 
+/* Change point i of series s as an object; with_series adds its cell and machine. */
+static void cp_json(struct json *j, const struct series *s, int i, int with_series)
+{
+	const struct change_point *cp = &s->cp[i];
+
+	json_obj_open(j, NULL);
+	if (with_series) {
+		json_str(j, "cell", s->cell);
+		json_str(j, "machine", s->fp);
+	}
+	json_u64(j, "index", cp->index);
+	json_str(j, "label", s->pt[cp->index].label);
+	json_str(j, "started_at", s->pt[cp->index].date);
+	json_dbl(j, "mean_before", cp->mean_before);
+	json_dbl(j, "mean_after", cp->mean_after);
+	json_dbl(j, "change", cp->mean_after / cp->mean_before - 1);
+	json_dbl(j, "p", cp->p);
+	json_obj_close(j);
+}
+
 static void series_json(struct json *j, const struct hist_opts *o, const struct series *s)
 {
 	json_obj_open(j, NULL);
@@ -249,17 +269,8 @@ static void series_json(struct json *j, const struct hist_opts *o, const struct 
 	}
 	json_arr_close(j);
 	json_arr_open(j, "change_points");
-	for (int i = 0; i < s->ncp; i++) {
-		json_obj_open(j, NULL);
-		json_u64(j, "index", s->cp[i].index);
-		json_str(j, "label", s->pt[s->cp[i].index].label);
-		json_str(j, "started_at", s->pt[s->cp[i].index].date);
-		json_dbl(j, "mean_before", s->cp[i].mean_before);
-		json_dbl(j, "mean_after", s->cp[i].mean_after);
-		json_dbl(j, "change", s->cp[i].mean_after / s->cp[i].mean_before - 1);
-		json_dbl(j, "p", s->cp[i].p);
-		json_obj_close(j);
-	}
+	for (int i = 0; i < s->ncp; i++)
+		cp_json(j, s, i, 0);
 	json_arr_close(j);
 	json_obj_close(j);
 }
@@ -370,6 +381,11 @@ int cmd_history(int argc, char **argv)
 		json_arr_open(&j, "series");
 		for (size_t i = 0; i < ns; i++)
 			series_json(&j, &o, &s[i]);
+		json_arr_close(&j);
+		json_arr_open(&j, "change_points");	/* all series, flat, for scripts */
+		for (size_t i = 0; i < ns; i++)
+			for (int k = 0; k < s[i].ncp; k++)
+				cp_json(&j, &s[i], k, 1);
 		json_arr_close(&j);
 		json_obj_close(&j);
 		json_end(&j);

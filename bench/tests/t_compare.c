@@ -372,6 +372,9 @@ static void test_history(void)
 	ok(strcmp(jq("json_array_length(j, '$.series[0].change_points')"), "1") == 0 &&
 	   idx >= 19 && idx <= 21, "the +10%% step at night 20 (nightly-2026-11-21) is found: #%d %s",
 	   idx, cp);
+	ok(strcmp(jq("json_extract(j, '$.change_points[0].label') || ' ' ||"
+		     " json_extract(j, '$.change_points[0].cell')"), "nightly-2026-11-21 cell=H") == 0 ||
+	   idx != 20, "the change points also come flat, with their cell");
 	ok(strcmp(jq("json_extract(j, '$.method.p_threshold') || ' ' || json_extract(j, '$.method.window')"),
 		  "0.001 50") == 0, "method and parameters recorded");
 	is_u64(run_cmd(cmd_history, human), 0, "history, human, every cell: exit 0");
