@@ -242,8 +242,8 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 		snprintf(err, errlen, "tasks must be 1..%d", MODEL_MAX_TASKS);
 		return -EINVAL;
 	}
-	if (r->pages < 1 || r->pages > UINT32_MAX || r->rounds < 1 ||
-	    r->rounds > UINT64_MAX / r->pages) {
+	if (r->pages < 1 || r->pages > 0x7fffffffu || r->startup > 0x7fffffffu || r->rounds < 1 ||
+	    r->rounds > (UINT64_MAX >> 1) / r->pages) {
 		snprintf(err, errlen, "working set or rounds out of range");
 		return -EINVAL;
 	}
@@ -309,4 +309,27 @@ double model_est_cycles(const struct model_machine *m, const struct model_task *
 	for (unsigned i = 0; i < m->nlevels; i++)
 		c += (double)t->probes[i] * m->level[i].hit_cycles;
 	return c;
+}
+
+unsigned *model_schedule(const struct model_run *r, unsigned core, unsigned n, unsigned *len)
+{
+	unsigned per = r->jitter ? r->jitter : 1, l = n * per, *s;
+	struct rng rng;
+
+	s = malloc((l ? l : 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	for (unsigned i = 0; i < l; i++)
+		s[i] = i % n;
+	if (r->jitter) {
+		rng_seed(&rng, r->seed, 0x5c4ed00 + (uint64_t)core);
+		for (unsigned i = l - 1; i > 0; i--) {
+			unsigned j = (unsigned)rng_below(&rng, (uint64_t)i + 1), t = s[i];
+
+			s[i] = s[j];
+			s[j] = t;
+		}
+	}
+	*len = l;
+	return s;
 }

@@ -21,6 +21,9 @@
  *    entries in register 1's context, the same for every task. asid: one
  *    tag per address space (threads share). none: entries belong to the
  *    strand and are flushed when it switches to another address space.
+ *  - With startup = N, each task first touches N private pages (its own
+ *    start-up data: tagged with its own context even with --sharedctx,
+ *    page numbers above the area), then its workload stream.
  *  - Replacement per set: an invalid way first (lowest index); else LRU,
  *    or NRU (first way with the used bit clear; when none is clear, all
  *    used bits are reset and way 0 is taken), or random (seeded).
@@ -86,6 +89,9 @@ struct model_run {
 	uint64_t quantum;	/* accesses before a time-sliced strand switches task */
 	int place;		/* enum model_place */
 	unsigned strands;	/* strands per core to use (0: all of the machine's) */
+	uint64_t startup;	/* private pages each task touches once before its rounds */
+	unsigned jitter;	/* 0: strands issue in turn (lockstep); N: a seeded order in
+				   which each strand issues N times per period */
 };
 
 /* What one task saw. */
@@ -126,6 +132,14 @@ int model_parse_tlb(const char *spec, struct model_machine *m, char *err, size_t
  * strands). Returns 0 or -EINVAL with the reason in err. */
 int model_check(const struct model_machine *m, const struct model_run *r,
 		char *err, size_t errlen);
+
+/*
+ * The issue order of a core whose busy strands are numbered 0..n-1: one
+ * access per slot, slots repeating with period *len. Lockstep is 0..n-1;
+ * with r->jitter = N each strand appears N times, shuffled by a stream
+ * seeded from (seed, core). Returns a malloc'd array or NULL.
+ */
+unsigned *model_schedule(const struct model_run *r, unsigned core, unsigned n, unsigned *len);
 
 /* Where task i runs: fills core[i], strand[i] for r on m. */
 void model_place_tasks(const struct model_machine *m, const struct model_run *r,

@@ -29,6 +29,7 @@ struct ref_level {
 struct ref_task {
 	struct wl_stream s;
 	uint64_t left;
+	uint64_t startup_left;	/* private start-up pages still to touch */
 	unsigned core, strand;
 	uint32_t proc;		/* address space: task index, or 0 for threads */
 };
@@ -41,6 +42,9 @@ struct ref {
 	struct ref_task *t;
 	int *cur;		/* cores * strands: running task, -1 idle */
 	uint64_t *qleft;	/* cores * strands */
+	unsigned **sched, *slen;	/* per core: issue order over its busy strands */
+	unsigned **busy;	/* per core: the strands that have tasks, in order */
+	uint64_t *pos;		/* per core: slots issued */
 	struct model_stats *st;
 };
 
@@ -77,7 +81,12 @@ static void ref_access(struct ref *x, unsigned i)
 	uint32_t page, tag0, tag1 = 0, itag;
 	int has1 = 0, hit = -1;
 
-	wl_fill(&t->s, &page, 1);
+	if (t->startup_left) {
+		page = 0x80000000u + (uint32_t)(x->r->startup - t->startup_left);
+		t->startup_left--;
+	} else {
+		wl_fill(&t->s, &page, 1);
+	}
 	if (m->tag == TAG_NONE)
 		tag0 = 1 + t->strand;
 	else
@@ -86,7 +95,8 @@ static void ref_access(struct ref *x, unsigned i)
 	if (m->tag == TAG_CTX2 && x->r->sharedctx) {
 		tag1 = SHARED_CTX;
 		has1 = 1;
-		itag = SHARED_CTX;
+		if (page < 0x80000000u)
+			itag = SHARED_CTX;
 	}
 	mt->accesses++;
 	for (unsigned k = 0; k < m->nlevels && hit < 0; k++) {
@@ -175,6 +185,29 @@ static void ref_after(struct ref *x, unsigned c, unsigned s)
 		ref_flush(x, c, s);
 }
 
+/* Core c's strands that have tasks, in order, and its issue order over them. */
+static int ref_core_order(struct ref *x, unsigned c)
+{
+	unsigned n = 0;
+
+	x->busy[c] = malloc(x->m->strands * sizeof(unsigned));
+	if (!x->busy[c])
+		return -ENOMEM;
+	for (unsigned s = 0; s < x->m->strands; s++) {
+		for (unsigned i = 0; i < x->r->ntasks; i++) {
+			if (x->t[i].core == c && x->t[i].strand == s) {
+				x->busy[c][n++] = s;
+				break;
+			}
+		}
+	}
+	x->slen[c] = 0;
+	if (!n)
+		return 0;
+	x->sched[c] = model_schedule(x->r, c, n, &x->slen[c]);
+	return x->sched[c] ? 0 : -ENOMEM;
+}
+
 int model_reference(const struct model_machine *m, const struct model_run *r,
 		    struct model_stats *st)
 {
@@ -192,9 +225,14 @@ int model_reference(const struct model_machine *m, const struct model_run *r,
 	x.lv = calloc((size_t)m->cores * m->nlevels, sizeof(*x.lv));
 	x.cur = malloc(ncs * sizeof(*x.cur));
 	x.qleft = malloc(ncs * sizeof(*x.qleft));
+	x.sched = calloc(m->cores, sizeof(*x.sched));
+	x.busy = calloc(m->cores, sizeof(*x.busy));
+	x.slen = calloc(m->cores, sizeof(*x.slen));
+	x.pos = calloc(m->cores, sizeof(*x.pos));
 	core = malloc(r->ntasks * sizeof(*core));
 	strand = malloc(r->ntasks * sizeof(*strand));
-	if (!st->task || !x.t || !x.lv || !x.cur || !x.qleft || !core || !strand)
+	if (!st->task || !x.t || !x.lv || !x.cur || !x.qleft || !core || !strand ||
+	    !x.sched || !x.busy || !x.slen || !x.pos)
 		goto out;
 	for (unsigned c = 0; c < m->cores; c++) {
 		for (unsigned k = 0; k < m->nlevels; k++) {
@@ -216,32 +254,43 @@ int model_reference(const struct model_machine *m, const struct model_run *r,
 		x.t[i].core = st->task[i].core = core[i];
 		x.t[i].strand = st->task[i].strand = strand[i];
 		x.t[i].proc = r->threads ? 0 : i;
-		x.t[i].left = r->pages * r->rounds;
+		x.t[i].left = r->startup + r->pages * r->rounds;
+		x.t[i].startup_left = r->startup;
 		ret = wl_open(&x.t[i].s, r->ops, &p);
 		if (ret)
 			goto out;
 	}
+	ret = -ENOMEM;
 	for (unsigned c = 0; c < m->cores; c++) {
+		if (ref_core_order(&x, c))
+			goto out;
 		for (unsigned s = 0; s < m->strands; s++) {
 			x.cur[c * m->strands + s] = ref_next(&x, c, s, -1);
 			x.qleft[c * m->strands + s] = r->quantum;
 		}
 	}
+	/* Every core takes one slot of its issue order per step. */
 	do {
 		busy = 0;
 		for (unsigned c = 0; c < m->cores; c++) {
-			for (unsigned s = 0; s < m->strands; s++) {
-				unsigned slot = c * m->strands + s;
-				int i = x.cur[slot];
+			unsigned s, slot;
+			int i, any = 0;
 
-				if (i < 0)
-					continue;
-				busy = 1;
-				ref_access(&x, (unsigned)i);
-				x.t[i].left--;
-				x.qleft[slot]--;
-				ref_after(&x, c, s);
-			}
+			for (s = 0; s < m->strands; s++)
+				if (x.cur[c * m->strands + s] >= 0)
+					any = 1;
+			if (!any)
+				continue;
+			busy = 1;
+			s = x.busy[c][x.sched[c][x.pos[c]++ % x.slen[c]]];
+			slot = c * m->strands + s;
+			i = x.cur[slot];
+			if (i < 0)
+				continue;
+			ref_access(&x, (unsigned)i);
+			x.t[i].left--;
+			x.qleft[slot]--;
+			ref_after(&x, c, s);
 		}
 	} while (busy);
 	st->simulated_accesses = model_total_accesses(st);
@@ -253,6 +302,14 @@ out:
 	if (x.lv)
 		for (unsigned j = 0; j < m->cores * m->nlevels; j++)
 			free(x.lv[j].e);
+	for (unsigned c = 0; x.sched && c < m->cores; c++) {
+		free(x.sched[c]);
+		free(x.busy[c]);
+	}
+	free(x.sched);
+	free(x.busy);
+	free(x.slen);
+	free(x.pos);
 	free(x.lv);
 	free(x.t);
 	free(x.cur);

@@ -37,6 +37,8 @@ struct ftask {
 	uint32_t *buf;
 	unsigned bpos, blen;
 	uint64_t left, init_left;
+	uint64_t startup_left;	/* private start-up pages still to touch */
+	uint64_t pkey;		/* tag of private pages */
 	uint32_t proc;
 	uint64_t key0, key1, ikey;	/* tags, shifted into place */
 	int has1;
@@ -61,10 +63,15 @@ struct fcore {
 	unsigned nsd;
 	unsigned *tasks;	/* the tasks on this core, in index order */
 	unsigned ntasks;
+	unsigned *sched, slen;	/* issue order (model_schedule) */
+	uint64_t pos;		/* slots issued so far */
+	unsigned nbusy;		/* strands not idle */
 };
 
-static uint32_t next_page(struct ftask *t)
+static uint32_t next_page(struct ftask *t, uint64_t startup)
 {
+	if (t->startup_left)
+		return 0x80000000u + (uint32_t)(startup - t->startup_left--);
 	if (t->bpos == t->blen) {
 		t->blen = (unsigned)wl_fill(&t->s, t->buf, CHUNK);
 		t->bpos = 0;
@@ -118,7 +125,8 @@ static void access1(struct fcore *c, unsigned i)
 {
 	struct ftask *t = &c->t[i];
 	struct model_task *mt = &c->st->task[i];
-	uint64_t page = next_page(t);
+	uint64_t page = next_page(t, c->r->startup);
+	uint64_t ikey = page < 0x80000000u ? t->ikey : t->pkey;
 	uint64_t key0 = t->key0 | page, key1 = t->has1 ? (t->key1 | page) : key0;
 	unsigned hit = c->nlv, u;
 
@@ -147,7 +155,7 @@ static void access1(struct fcore *c, unsigned i)
 		size_t base = (size_t)(page % l->sets) * l->ways;
 		unsigned w = victim(l, base);
 
-		l->key[base + w] = t->ikey | page;
+		l->key[base + w] = ikey | page;
 		if (l->repl == REPL_LRU)
 			lru_touch(l->order + base, l->ways, w);
 		else
@@ -186,6 +194,7 @@ static void after(struct fcore *c, struct fstrand *d)
 	}
 	if (j > d->n) {
 		d->idle = 1;
+		c->nbusy--;
 		return;
 	}
 	if (nc == d->cur)
@@ -207,7 +216,7 @@ static size_t state_size(const struct fcore *c)
 		n += e * (sizeof(uint64_t) + 1 + sizeof(uint16_t));
 	}
 	return n + c->nsd * (sizeof(uint64_t) + 2 * sizeof(unsigned)) +
-	       c->ntasks * sizeof(uint64_t);
+	       (c->ntasks + 1) * sizeof(uint64_t);
 }
 
 /* Write core c's canonical state into buf (state_size bytes). */
@@ -239,10 +248,22 @@ static void state_write(const struct fcore *c, unsigned char *buf)
 	for (unsigned j = 0; j < c->ntasks; j++) {
 		const struct ftask *t = &c->t[c->tasks[j]];
 		/* position within the round, and whether it has ended */
-		uint64_t v = t->left ? (t->init_left - t->left) % c->r->pages : UINT64_MAX;
+		uint64_t done = t->init_left - t->left, v;
+
+		if (!t->left)
+			v = UINT64_MAX;
+		else if (done < c->r->startup)
+			v = (1ull << 63) | done;
+		else
+			v = (done - c->r->startup) % c->r->pages;
 
 		memcpy(p, &v, sizeof(v));
 		p += sizeof(v);
+	}
+	{
+		uint64_t v = c->pos % c->slen;	/* where the issue order stands */
+
+		memcpy(p, &v, sizeof(v));
 	}
 }
 
@@ -252,12 +273,12 @@ struct detect {
 	unsigned char *saved, *now;
 	struct model_task *saved_st;	/* per task on the core */
 	uint64_t *saved_left;
-	uint64_t saved_cycle, last_ck, power, lam;
+	uint64_t saved_pos, last_ck, power, lam;
 	int have;
 };
 
 /* Skip k whole periods: the counts since the saved state, k times over. */
-static void skip_periods(struct fcore *c, struct detect *d, uint64_t cycle, uint64_t *cycles)
+static void skip_periods(struct fcore *c, struct detect *d)
 {
 	uint64_t k = UINT64_MAX;
 
@@ -284,22 +305,23 @@ static void skip_periods(struct fcore *c, struct detect *d, uint64_t cycle, uint
 			now->misses[l] += k * (now->misses[l] - was->misses[l]);
 		}
 	}
-	c->st->period_cycles = cycle - d->saved_cycle;
-	*cycles += k * (cycle - d->saved_cycle);
+	c->st->period_cycles = c->pos - d->saved_pos;
+	c->pos += k * (c->pos - d->saved_pos);
 }
 
-/* At the start of a cycle: a checkpoint when the core's first task is at a round boundary. */
-static void checkpoint(struct fcore *c, struct detect *d, uint64_t cycle, uint64_t *cycles)
+/* Before a slot: a checkpoint when the core's first task is at a round boundary. */
+static void checkpoint(struct fcore *c, struct detect *d)
 {
 	const struct ftask *a = &c->t[c->tasks[0]];
 	uint64_t done = a->init_left - a->left;
 
-	if (!a->left || done % c->r->pages || done == d->last_ck)
+	if (!a->left || done < c->r->startup || (done - c->r->startup) % c->r->pages ||
+	    done == d->last_ck)
 		return;
 	d->last_ck = done;
 	state_write(c, d->now);
 	if (d->have && memcmp(d->now, d->saved, d->size) == 0) {
-		skip_periods(c, d, cycle, cycles);
+		skip_periods(c, d);
 		d->on = 0;
 		return;
 	}
@@ -310,19 +332,21 @@ static void checkpoint(struct fcore *c, struct detect *d, uint64_t cycle, uint64
 		d->saved_st[j] = c->st->task[c->tasks[j]];
 		d->saved_left[j] = c->t[c->tasks[j]].left;
 	}
-	d->saved_cycle = cycle;
+	d->saved_pos = c->pos;
 	d->have = 1;
 	d->power *= 2;
 	d->lam = 0;
 }
 
-/* Simulate core c to the end. */
-static int run_core(struct fcore *c, int periodic)
+/* Simulate core c to the end: one access per slot of the issue order. */
+static int run_core(struct fcore *c, unsigned cn, int periodic)
 {
 	struct detect d = { .on = periodic, .power = 1, .last_ck = UINT64_MAX };
-	uint64_t cycle = 0, extra = 0;
-	int ret = -ENOMEM, busy;
+	int ret = -ENOMEM;
 
+	c->sched = model_schedule(c->r, cn, c->nsd, &c->slen);
+	if (!c->sched)
+		goto out;
 	if (d.on) {
 		d.size = state_size(c);
 		d.saved = malloc(d.size);
@@ -332,27 +356,25 @@ static int run_core(struct fcore *c, int periodic)
 		if (!d.saved || !d.now || !d.saved_st || !d.saved_left)
 			goto out;
 	}
-	do {
-		if (d.on)
-			checkpoint(c, &d, cycle, &extra);
-		busy = 0;
-		for (unsigned s = 0; s < c->nsd; s++) {
-			struct fstrand *sd = &c->sd[s];
-			unsigned i;
+	c->nbusy = c->nsd;
+	while (c->nbusy) {
+		struct fstrand *sd;
+		unsigned i;
 
-			if (sd->idle)
-				continue;
-			busy = 1;
-			i = sd->q[sd->cur];
-			access1(c, i);
-			c->t[i].left--;
-			sd->qleft--;
-			after(c, sd);
-		}
-		cycle++;
-	} while (busy);
+		if (d.on)
+			checkpoint(c, &d);
+		sd = &c->sd[c->sched[c->pos++ % c->slen]];
+		if (sd->idle)
+			continue;
+		i = sd->q[sd->cur];
+		access1(c, i);
+		c->t[i].left--;
+		sd->qleft--;
+		after(c, sd);
+	}
 	ret = 0;
 out:
+	free(c->sched);
 	free(d.saved);
 	free(d.now);
 	free(d.saved_st);
@@ -437,9 +459,10 @@ static int task_init(struct ftask *t, const struct model_machine *m, const struc
 	uint64_t tag0;
 
 	t->proc = r->threads ? 0 : i;
-	t->left = t->init_left = r->pages * r->rounds;
+	t->left = t->init_left = r->startup + r->pages * r->rounds;
+	t->startup_left = r->startup;
 	tag0 = m->tag == TAG_NONE ? 1 + strand : 1 + (uint64_t)t->proc;
-	t->key0 = t->ikey = tag0 << 32;
+	t->key0 = t->ikey = t->pkey = tag0 << 32;
 	if (m->tag == TAG_CTX2 && r->sharedctx) {
 		t->has1 = 1;
 		t->key1 = t->ikey = SHARED_CTX << 32;
@@ -485,7 +508,7 @@ int model_simulate(const struct model_machine *m, const struct model_run *r,
 
 		ret = core_init(&c, cn, core, strand);
 		if (!ret && c.ntasks)
-			ret = run_core(&c, periodic);
+			ret = run_core(&c, cn, periodic);
 		core_free(&c);
 		if (ret)
 			goto out;

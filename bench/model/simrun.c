@@ -103,6 +103,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->quantum = c->quantum;
 	r->place = c->place;
 	r->strands = (unsigned)c->strands;
+	r->jitter = (unsigned)c->jitter;
+	r->startup = c->startup;
 	if (model_check(m, r, err, errlen))
 		return EX_USAGE;
 	return 0;
@@ -123,13 +125,14 @@ char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
 	model_tlb_str(m, tlb, sizeof(tlb));
 	/* keys in alphabetical order */
 	snprintf(buf, len,
-		 "backend=model:%s cores=%u page=%s pattern=%s place=%s quantum=%llu rounds=%llu "
-		 "sga=%llu sharedctx=%d strands=%u tag=%s tasks=%u threads=%d tlb=%s ws=%llu "
+		 "backend=model:%s cores=%u jitter=%u page=%s pattern=%s place=%s quantum=%llu rounds=%llu "
+		 "sga=%llu sharedctx=%d startup=%llu strands=%u tag=%s tasks=%u threads=%d tlb=%s ws=%llu "
 		 "zipf_theta=%g",
-		 m->name, m->cores, model_psz_name(r->psz), r->ops->name,
+		 m->name, m->cores, r->jitter, model_psz_name(r->psz), r->ops->name,
 		 choice(MODEL_PLACE_CHOICES, r->place, b1, sizeof(b1)),
 		 (unsigned long long)r->quantum, (unsigned long long)r->rounds,
 		 (unsigned long long)(c->sga_size ? c->sga_size : ws), r->sharedctx,
+		 (unsigned long long)r->startup,
 		 r->strands && r->strands < m->strands ? r->strands : m->strands,
 		 choice(MODEL_TAG_CHOICES, m->tag, b2, sizeof(b2)), r->ntasks, r->threads, tlb,
 		 (unsigned long long)ws, r->zipf_theta);
@@ -190,6 +193,8 @@ char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
 	json_u64(&j, "quantum", r->quantum);
 	json_str(&j, "place", choice(MODEL_PLACE_CHOICES, r->place, b, sizeof(b)));
 	json_u64(&j, "strands", r->strands);
+	json_u64(&j, "jitter", r->jitter);
+	json_u64(&j, "startup_pages", r->startup);
 	json_str(&j, "simulator", c->reference ? "reference" : "fast");
 	json_obj_close(&j);
 	fputc('\0', f);
