@@ -215,6 +215,9 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 	r->outb = nb ? stats_outliers(xb, nb, fl) : 0;
 	r->outc = nc ? stats_outliers(xc, nc, fl) : 0;
 	free(fl);
+	if (r->outb || r->outc)
+		cmp_note(c, "'%s' in cell '%s': %zu baseline and %zu candidate outliers flagged "
+			 "(|x - median| > 14.826 MAD), kept", metric, cell, r->outb, r->outc);
 	r->mwu.p = r->q = NAN;
 	r->ci.ratio = r->ci.lo = r->ci.hi = NAN;
 	if (nb && nc) {
@@ -262,6 +265,29 @@ static int seen_before(const struct cmp *c, const struct runset *rs, size_t end,
 	return 0;
 }
 
+/* One note per reason for the metrics that had no value in any run of a cell. */
+static void note_no_values(struct cmp *c)
+{
+	for (size_t i = 0; i < c->nnv; i++) {
+		char *buf = NULL;
+		size_t len, k;
+		FILE *f;
+
+		for (k = 0; k < i; k++)
+			if (strcmp(c->nv_why[k], c->nv_why[i]) == 0)
+				break;
+		if (k < i || !(f = open_memstream(&buf, &len)))
+			continue;
+		for (k = i; k < c->nnv; k++)
+			if (strcmp(c->nv_why[k], c->nv_why[i]) == 0)
+				fprintf(f, "%s'%s' (%zu cell%s)", k == i ? "" : ", ", c->nv_metric[k],
+					c->nv_cells[k], c->nv_cells[k] == 1 ? "" : "s");
+		fclose(f);
+		cmp_note(c, "no value in any run (%s), not compared: %s", c->nv_why[i], buf);
+		free(buf);
+	}
+}
+
 int cmp_build_rows(struct cmp *c)
 {
 	size_t only_cand = 0, only_base = 0, other_machine = 0;
@@ -298,9 +324,7 @@ int cmp_build_rows(struct cmp *c)
 		if (!seen_before(c, &c->base, i, r) && !seen_before(c, &c->cand, c->cand.n, r))
 			only_base++;
 	}
-	for (size_t i = 0; i < c->nnv; i++)
-		cmp_note(c, "'%s' has no value in any run of %zu cell(s) (%s); not compared",
-			 c->nv_metric[i], c->nv_cells[i], c->nv_why[i]);
+	note_no_values(c);
 	if (only_cand)
 		cmp_note(c, "%zu cell(s) have candidate runs but no baseline runs%s", only_cand,
 			 c->cross ? "" : " on the same machine");
