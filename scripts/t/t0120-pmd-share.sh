@@ -41,5 +41,5 @@ if need_hugepages 2048; then
 else
 	skip "2 GiB pud" "cannot reserve 2048 hugepages"
 fi
-is "hugepages are all free again after the runs" "$(hp_free)" "$free_before"
+ok "hugepages are all free again after the runs ($(hp_free) >= $free_before)" test "$(hp_free)" -ge "$free_before"
 done_testing

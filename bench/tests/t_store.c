@@ -1,0 +1,130 @@
+/* t_store.c - the store: migrations, refusing newer schemas, one-transaction
+ * runs (a failure leaves nothing), missing values as NULL, and read-back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "log.h"
+#include "store.h"
+#include "store_read.h"
+#include "sysinfo.h"
+#include "tap.h"
+
+/* One-value integer query. */
+static long long q1(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A two-task, two-event result: one counted, one missing (no-pmu). */
+static void make_result(struct run_result *r, struct task_result *tasks, const char *uuid)
+{
+	memset(r, 0, sizeof(*r));
+	memset(tasks, 0, 2 * sizeof(*tasks));
+	snprintf(r->uuid, sizeof(r->uuid), "%s", uuid);
+	snprintf(r->started_at, sizeof(r->started_at), "2026-12-03T09:00:00Z");
+	snprintf(r->backend, sizeof(r->backend), "native");
+	snprintf(r->status, sizeof(r->status), "ok");
+	r->seed = 7;
+	r->nevents = 2;
+	snprintf(r->events[0], sizeof(r->events[0]), "page-faults");
+	snprintf(r->events[1], sizeof(r->events[1]), "dTLB-load-misses");
+	r->ntasks = 2;
+	r->task = tasks;
+	for (int t = 0; t < 2; t++) {
+		tasks[t].cpu = -1;
+		tasks[t].vmpte_kb = 12;
+		tasks[t].ft_minflt = 100 + t;
+		tasks[t].ev[0].state = EV_COUNTED;
+		tasks[t].ev[0].raw = 10 + t;
+		tasks[t].ev[0].value = 10 + t;
+		tasks[t].ev[0].enabled = tasks[t].ev[0].running = 1000;
+		tasks[t].ev[1].state = EV_NO_PMU;
+	}
+	result_set_metric(r, "pte-bytes", 24576);
+}
+
+int main(void)
+{
+	char path[] = "/tmp/sgabench-t_store-XXXXXX";
+	char dbpath[64];
+	struct sysinfo si;
+	struct run_meta m = { .workload = "rounds", .tasks = 2, .page_size = "4k", .align = "pud",
+			      .backing = "shm", .sga_bytes = 1 << 20, .ws_bytes = 1 << 20, .rounds = 3,
+			      .cell = "cell-a", .label = "t", .config_json = "{\"tasks\":2}" };
+	struct task_result tasks[2];
+	struct run_result r;
+	struct stored_run s;
+	sqlite3 *db;
+	int64_t id = 0;
+
+	log_verbosity = 0;
+	if (!mkdtemp(path))
+		return 1;
+	snprintf(dbpath, sizeof(dbpath), "%s/s.db", path);
+	memset(&si, 0, sizeof(si));
+	snprintf(si.fingerprint, sizeof(si.fingerprint), "00112233aabbccdd");
+	snprintf(si.hostname, sizeof(si.hostname), "test");
+
+	ok(store_open(dbpath, &db) == 0, "store_open creates and migrates");
+	is_u64(q1(db, "PRAGMA user_version"), store_schema_version(), "user_version = migrations known");
+	ok(q1(db, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('machine','run','task','value','metric','run_metric','timing','sweep','noise','verdict')") == 10,
+	   "all tables and the view exist");
+	is_u64(q1(db, "PRAGMA journal_mode = WAL") >= 0, 1, "journal mode set");
+
+	make_result(&r, tasks, "11111111-1111-4111-8111-111111111111");
+	ok(store_put_run(db, &si, &m, &r, &id) == 0 && id == 1, "a run is stored");
+	is_u64(q1(db, "SELECT COUNT(*) FROM value"), 4, "two tasks x two events");
+	is_u64(q1(db, "SELECT COUNT(*) FROM value WHERE event = 'dTLB-load-misses' AND value IS NULL AND missing = 'no-pmu'"), 2,
+	       "a missing counter is NULL with its reason");
+	is_u64(q1(db, "SELECT CAST(value AS INTEGER) FROM run_metric WHERE name = 'page-faults'"), 21, "run_metric sums the tasks");
+	is_u64(q1(db, "SELECT value IS NULL FROM run_metric WHERE name = 'dTLB-load-misses'"), 1, "run_metric total is NULL when missing");
+	is_u64(q1(db, "SELECT CAST(value AS INTEGER) FROM run_metric WHERE name = 'pte-bytes'"), 24576, "run metrics are in the view");
+
+	/* A duplicate uuid fails inside the transaction: nothing of it may remain. */
+	make_result(&r, tasks, "11111111-1111-4111-8111-111111111111");
+	ok(store_put_run(db, &si, &m, &r, &id) != 0, "a duplicate run uuid is refused");
+	is_u64(q1(db, "SELECT COUNT(*) FROM run"), 1, "no second run row");
+	is_u64(q1(db, "SELECT COUNT(*) FROM value"), 4, "no stray values");
+	/* A failure after the run row (an event value that violates the CHECK) rolls back the row too. */
+	make_result(&r, tasks, "22222222-2222-4222-8222-222222222222");
+	snprintf(r.events[1], sizeof(r.events[1]), "page-faults");	/* duplicate key in value */
+	ok(store_put_run(db, &si, &m, &r, &id) != 0, "a failure while writing values is reported");
+	is_u64(q1(db, "SELECT COUNT(*) FROM run"), 1, "and the half-written run is rolled back");
+	is_u64(q1(db, "SELECT COUNT(*) FROM task"), 2, "with its tasks");
+	make_result(&r, tasks, "33333333-3333-4333-8333-333333333333");
+	ok(store_put_run(db, &si, &m, &r, &id) == 0 && id > 1, "a second run stores");
+	is_u64(q1(db, "SELECT COUNT(*) FROM machine"), 1, "the machine is stored once per fingerprint");
+	store_close(db);
+
+	ok(store_open_ro(dbpath, &db) == 0, "read-only open of a known schema");
+	ok(store_load_run(db, "1", &s) == 0, "load by run id");
+	ok(strcmp(s.res.uuid, "11111111-1111-4111-8111-111111111111") == 0 && s.res.ntasks == 2 &&
+	   s.res.nevents == 2 && s.res.task[1].ev[0].value == 11 && s.res.task[1].ev[1].state == EV_NO_PMU &&
+	   s.res.task[0].ft_minflt == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
+	   "the run reads back as it was stored");
+	store_free_run(&s);
+	ok(store_load_run(db, "33333333-3", &s) == 0 && s.run_id == id, "load by uuid prefix");
+	store_free_run(&s);
+	ok(store_load_run(db, "9", &s) == -1, "an unknown run is not found");
+	store_close(db);
+
+	/* A database from a newer sgabench is refused, not migrated. */
+	sqlite3_open(dbpath, &db);
+	sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL);
+	sqlite3_close(db);
+	ok(store_open(dbpath, &db) != 0, "a newer schema is refused by store_open");
+	ok(store_open_ro(dbpath, &db) != 0, "and by store_open_ro");
+	ok(store_open_ro("/nonexistent/x.db", &db) == EX_RESOURCE, "a missing database is a missing resource");
+
+	snprintf(dbpath, sizeof(dbpath), "rm -rf %s", path);
+	if (system(dbpath) != 0)
+		return 1;
+	return done_testing();
+}
