@@ -9,6 +9,7 @@
  *   Arm: the Technical Reference Manuals, "L1 memory system / TLB organization"
  *        of Neoverse N1 (DDI 0598), V1 (101427) and N2 (102099).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -274,4 +275,32 @@ const char *si_tlb_describe(const struct si_tlb *t, char *buf, size_t len)
 	else
 		snprintf(buf, len, "entries unknown, %s", t->page_sizes);
 	return buf;
+}
+
+unsigned sparc_tlbs(const char *cpu, const char *pgszs, struct si_tlb *out, unsigned max)
+{
+	char sizes[32];
+	unsigned d = 0, i = 0, n = 0;
+	size_t k = 0;
+
+	/* "8K,64K,4MB,256MB" -> "8k,64k,4m,256m" */
+	for (const char *c = pgszs; *c && k + 1 < sizeof(sizes); c++) {
+		if ((*c == 'B' || *c == 'b') && c > pgszs && isalpha((unsigned char)c[-1]))
+			continue;
+		if (*c != ' ')
+			sizes[k++] = (char)tolower((unsigned char)*c);
+	}
+	sizes[k] = '\0';
+	if (strstr(cpu, "Niagara2"))
+		d = 128, i = 64;
+	else if (strstr(cpu, "Niagara"))
+		d = 64, i = 64;
+	for (int s = 0; s < 2 && n < max; s++, n++) {
+		memset(&out[n], 0, sizeof(out[n]));
+		snprintf(out[n].name, sizeof(out[n].name), "%s", s ? "l1i" : "l1d");
+		snprintf(out[n].page_sizes, sizeof(out[n].page_sizes), "%s", sizes);
+		out[n].entries = s ? i : d;
+		out[n].assoc = 0;
+	}
+	return n;
 }

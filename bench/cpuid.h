@@ -55,6 +55,15 @@ unsigned cpuid_intel_tlbs2(const struct cpuid_regs *r, struct si_tlb *out, unsig
 unsigned arm64_tlbs(unsigned implementer, unsigned part, const char **name,
 		    struct si_tlb *out, unsigned max);
 
+/*
+ * sparc64 TLBs from cpuinfo's "cpu" and "MMU PGSZs" lines: the page sizes,
+ * and the entry counts where a small table knows the CPU (OpenSPARC T1
+ * and T2 specifications: 64-entry iTLB, 64-entry (T1) or 128-entry (T2)
+ * dTLB, fully associative); elsewhere entries are 0 (unknown).
+ * Returns the number of TLBs written (the l1d and the l1i).
+ */
+unsigned sparc_tlbs(const char *cpu, const char *pgszs, struct si_tlb *out, unsigned max);
+
 /* Describe one TLB as "64 entries, fully associative, 4k,2m,4m" into buf. */
 const char *si_tlb_describe(const struct si_tlb *t, char *buf, size_t len);
 

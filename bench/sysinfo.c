@@ -207,39 +207,17 @@ static void collect_arm64(struct sysinfo *si, const char *ci)
 		snprintf(si->tlb_source, sizeof(si->tlb_source), "table");
 }
 
-/*
- * sparc64: "cpu", "MMU Type" and "MMU PGSZs" from cpuinfo. Entry counts
- * come from a small table (OpenSPARC T1/T2 specifications: 64-entry iTLB;
- * 64-entry (T1) or 128-entry (T2) dTLB, fully associative); elsewhere the
- * page sizes are recorded with entries 0 (unknown).
- */
+/* sparc64: "cpu", "MMU Type" and "MMU PGSZs" from cpuinfo; see sparc_tlbs(). */
 static void collect_sparc(struct sysinfo *si, const char *ci)
 {
 	char mmu[64], pgsz[64];
-	unsigned di = 0, ii = 0;
 
 	si_cpuinfo_field(ci, "cpu", si->cpu_model, sizeof(si->cpu_model));
 	snprintf(si->cpu_vendor, sizeof(si->cpu_vendor), "sparc");
 	if (si_cpuinfo_field(ci, "MMU Type", mmu, sizeof(mmu)) ||
 	    si_cpuinfo_field(ci, "MMU PGSZs", pgsz, sizeof(pgsz)))
 		return;
-	for (char *c = pgsz; *c; c++) {
-		*c = (char)tolower((unsigned char)*c);
-		if (*c == 'b' && c > pgsz && isalpha((unsigned char)c[-1]))
-			memmove(c, c + 1, strlen(c));	/* "4MB" -> "4m" */
-	}
-	if (strstr(si->cpu_model, "Niagara2"))
-		di = 128, ii = 64;
-	else if (strstr(si->cpu_model, "Niagara"))
-		di = 64, ii = 64;
-	for (int k = 0; k < 2; k++) {
-		struct si_tlb *t = &si->tlb[si->ntlb++];
-
-		snprintf(t->name, sizeof(t->name), "%s", k ? "l1i" : "l1d");
-		snprintf(t->page_sizes, sizeof(t->page_sizes), "%.31s", pgsz);
-		t->entries = k ? ii : di;
-		t->assoc = 0;
-	}
+	si->ntlb = sparc_tlbs(si->cpu_model, pgsz, si->tlb, SI_TLB_MAX);
 	snprintf(si->tlb_source, sizeof(si->tlb_source), "cpuinfo");
 }
 

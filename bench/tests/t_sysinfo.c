@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
 #include "cpuid.h"
 #include "json.h"
@@ -106,6 +107,57 @@ static void test_arm64(void)
 	ok(n == 3 && has_tlb(t, n, "l2", "4k,2m,1g", 1536, 6), "arm64: N2 L2 TLB 1536 6-way");
 	n = arm64_tlbs(0x41, 0xfff, &name, t, SI_TLB_MAX);
 	ok(n == 0 && name == NULL, "arm64: unknown part gives no TLBs");
+}
+
+static void test_sparc(void)
+{
+	struct si_tlb t[SI_TLB_MAX];
+	unsigned n = sparc_tlbs("UltraSparc T2 (Niagara2)", "8K,64K,4MB,256MB", t, SI_TLB_MAX);
+
+	ok(n == 2 && has_tlb(t, n, "l1d", "8k,64k,4m,256m", 128, 0) &&
+	   has_tlb(t, n, "l1i", "8k,64k,4m,256m", 64, 0),
+	   "sparc64: T2 dTLB 128 / iTLB 64, cpuinfo page sizes");
+	n = sparc_tlbs("SPARC-M7", "8K,64K,4MB,256MB,2GB,16GB", t, SI_TLB_MAX);
+	ok(n == 2 && has_tlb(t, n, "l1d", "8k,64k,4m,256m,2g,16g", 0, 0),
+	   "sparc64: unknown CPU keeps the page sizes, entries unknown (0)");
+}
+
+/* Run the command: its JSON must parse and carry tool_version and this fingerprint. */
+static void test_command(const struct sysinfo *si)
+{
+	static char text[1 << 16];
+	char fp[32] = "", ver[64] = "";
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = NULL;
+	int rc = -1, valid = 0;
+	size_t n = 0;
+	FILE *p;
+
+	if (access("bench/sgabench", X_OK)) {
+		skip("bench/sgabench not built (run from the top directory)");
+		return;
+	}
+	p = popen("bench/sgabench sysinfo --json", "r");
+	if (p) {
+		n = fread(text, 1, sizeof(text) - 1, p);
+		rc = pclose(p);
+	}
+	text[n] = '\0';
+	if (sqlite3_open(":memory:", &db) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT json_valid(?1), json_extract(?1, '$.fingerprint'),"
+			       " json_extract(?1, '$.tool_version')", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0)) {
+			valid = 1;
+			snprintf(fp, sizeof(fp), "%s", (const char *)sqlite3_column_text(st, 1));
+			snprintf(ver, sizeof(ver), "%s", (const char *)sqlite3_column_text(st, 2));
+		}
+	}
+	ok(rc == 0 && valid, "sgabench sysinfo --json exits 0 with valid JSON");
+	ok(!strcmp(fp, si->fingerprint) && ver[0],
+	   "its fingerprint is this collect's (%s), tool_version '%s'", fp, ver);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
 }
 
 static void test_fingerprint(const struct sysinfo *si)
@@ -255,9 +307,11 @@ int main(void)
 	test_amd_encodings();
 	test_intel();
 	test_arm64();
+	test_sparc();
 	sysinfo_collect(&si);
 	test_fingerprint(&si);
 	test_json(&si);
+	test_command(&si);
 	test_this_machine(&si);
 	return done_testing();
 }
