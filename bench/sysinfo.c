@@ -28,7 +28,7 @@
 #include "sysinfo.h"
 
 #define SI_MAX_CPUS 4096
-#define PLACE_WORDS (SI_MAX_CPUS / 64)
+#define SI_WORDS (SI_MAX_CPUS / 64)
 
 /*
  * Read the first line of path into buf without its newline. Returns 0,
@@ -126,7 +126,7 @@ static void read_choice(const char *path, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)(b - a - 1), a + 1);
 }
 
-/* x86: vendor string, hypervisor bit and vendor, and the TLBs. */
+/* x86: the vendor (when cpuinfo lacked it), the hypervisor bit and vendor, and the TLBs. */
 static void collect_x86(struct sysinfo *si)
 {
 	struct cpuid_regs r, l5, l6, l19, sub[16];
@@ -135,6 +135,12 @@ static void collect_x86(struct sysinfo *si)
 	if (cpuid_read(0, 0, &r))
 		return;
 	maxb = r.eax;
+	if (!si->cpu_vendor[0]) {
+		memcpy(si->cpu_vendor, &r.ebx, 4);
+		memcpy(si->cpu_vendor + 4, &r.edx, 4);
+		memcpy(si->cpu_vendor + 8, &r.ecx, 4);
+		si->cpu_vendor[12] = '\0';
+	}
 	if (cpuid_read(1, 0, &r) == 0 && (r.ecx & (1u << 31))) {
 		struct cpuid_regs h;
 		char v[13];
@@ -258,7 +264,7 @@ static void collect_cpu(struct sysinfo *si)
 /* The highest SMT width over the online CPUs (thread_siblings_list). */
 static unsigned smt_width(unsigned ncpu_conf)
 {
-	static uint64_t set[PLACE_WORDS];
+	static uint64_t set[SI_WORDS];
 	char path[128], buf[1024];
 	unsigned best = 1;
 
