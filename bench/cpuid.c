@@ -7,7 +7,7 @@
  *   Intel: SDM vol. 2A, CPUID leaf 18H (deterministic address translation
  *        parameters) and table 3-12 (leaf 02H descriptors).
  *   Arm: the Technical Reference Manuals, "L1 memory system / TLB organization"
- *        of Neoverse N1 (DDI 0598), V1 (101427) and N2 (102099).
+ *        of Neoverse N1 (100616), V1 (101427) and N2 (102099).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -221,7 +221,12 @@ unsigned cpuid_intel_tlbs2(const struct cpuid_regs *r, struct si_tlb *out, unsig
 	return n;
 }
 
-/* An arm64 core's TLBs from its TRM, keyed by MIDR implementer and part. */
+/*
+ * An arm64 core's TLBs from its TRM, keyed by MIDR implementer and part.
+ * Checked against the TRM text in this project: Cortex-A76 (100798, A5.2),
+ * whose MMU the Neoverse N1 shares. The V1 and N2 rows are from their TRMs
+ * as cited but were not re-read here: check them before relying on them.
+ */
 struct arm_core {
 	unsigned implementer, part;
 	const char *name;
@@ -229,7 +234,7 @@ struct arm_core {
 };
 
 static const struct arm_core arm_cores[] = {
-	/* Neoverse N1 TRM (DDI 0598) A6.2: 48-entry L1 iTLB and dTLB, fully
+	/* Neoverse N1 TRM (100616), MMU chapter: 48-entry L1 iTLB and dTLB, fully
 	 * associative; 1280-entry 5-way unified L2 TLB (as Cortex-A76). */
 	{ 0x41, 0xd0c, "Neoverse N1", 48, 48, 1280, 5 },
 	/* Neoverse V1 TRM (101427): 48-entry L1 iTLB and dTLB, fully
