@@ -137,6 +137,14 @@ int cmd_compare(int argc, char **argv)
 	stats_decide_defaults(&c->dp);
 	ret = opt_parse(compare_opts, c, argc, argv, "compare", SYNOPSIS, NULL, NULL);
 	if (ret == OPT_HELP_SHOWN) {
+		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
+		       "regression when the Mann-Whitney U p <= alpha, its Benjamini-Hochberg q\n"
+		       "(over all rows) <= fdr, and the bootstrap 95%% CI of median(cand)/median(base)\n"
+		       "lies beyond max(threshold, the cell's A/A noise floor) on the bad side;\n"
+		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
+		       "or the sizes cannot reach alpha. Lower is better unless --higher-better.\n"
+		       "exit: 0 no regression, 1 regression, 2 usage error, 3 no database, unknown\n"
+		       "schema or no runs to compare\n", STATS_MIN_RUNS);
 		ret = EX_OK;
 		goto out;
 	}

@@ -374,6 +374,16 @@ int cmp_decide(struct cmp *c)
 	return reg;
 }
 
+/* Rows with a p-value: the family Benjamini-Hochberg adjusts over. */
+static size_t family(const struct cmp *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		n += !isnan(c->rows[i].mwu.p);
+	return n;
+}
+
 void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 {
 	struct json j;
@@ -386,7 +396,7 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_dbl(&j, "alpha", c->dp.alpha);
 	json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
 	json_dbl(&j, "q", c->dp.fdr);
-	json_u64(&j, "family", c->nrows);
+	json_u64(&j, "family", family(c));
 	json_str(&j, "effect", "ratio of medians candidate/baseline");
 	json_str(&j, "ci", "percentile bootstrap, sides resampled independently");
 	json_dbl(&j, "ci_level", STATS_BOOT_LEVEL);

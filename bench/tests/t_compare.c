@@ -258,6 +258,18 @@ static void test_options(sqlite3 *db)
 		     " WHERE json_extract(value, '$.cell') = 'cell=B')"), "10") == 0,
 	   "last-20 overlapping tonight: the overlap is left out of the baseline and noted");
 
+	char *since[] = { "compare", "--db", dbpath, "--baseline", "since:2026-11-23", "--candidate",
+			  "tonight", "--json", "--metric", "minor-faults", NULL };
+	char *uuids[] = { "compare", "--db", dbpath, "--baseline", "last-7-nights", "--candidate",
+			  "uuid:uuid-0003,uuid-0004", "--json", "--metric", "minor-faults", NULL };
+
+	is_u64(run_cmd(cmd_compare, since), 1, "since:2026-11-23 vs tonight: exit 1");
+	ok(strcmp(jq("(SELECT group_concat(json_extract(value, '$.n_base'), ' ') FROM json_each(j, '$.rows'))"),
+		  "15 14") == 0, "since: takes the runs from that day on (14, and the ad-hoc run of A)");
+	is_u64(run_cmd(cmd_compare, uuids), 0, "uuid:U1,U2 as the candidate: exit 0");
+	ok(strcmp(jq("(SELECT group_concat(json_extract(value, '$.n_cand') || json_extract(value, '$.verdict'), ' ')"
+		     " FROM json_each(j, '$.rows'))"), "1insufficient 1insufficient") == 0,
+	   "two uuids, one per cell: insufficient in both");
 	exec(db, "INSERT INTO noise VALUES ('cell=A', 'minor-faults', 1, 0.10, 20, '2026-11-15')");
 	char *plain[] = { "compare", "--db", dbpath, "--baseline", "last-7-nights", "--candidate",
 			  "tonight", "--json", "--metric", "minor-faults", NULL };
