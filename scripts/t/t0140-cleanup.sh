@@ -48,7 +48,7 @@ kill -9 "$bg"
 wait "$bg" 2>/dev/null || true
 ok "kill -9 of the parent: no task survives" children_gone
 is "kill -9 of the parent: no SysV segment left" "$(shm_count)" "$shm_before"
-[ "$hp" = yes ] && is "kill -9 of the parent: hugepages free again" "$(hp_free)" "$free0"
+[ "$hp" = yes ] && ok "kill -9 of the parent: hugepages free again" test "$(hp_free)" -ge "$free0"
 is "kill -9 of the parent: no run stored" "$(sqlite3 "$db" "SELECT COUNT(*) FROM run")" "$runs_before"
 is "database integrity after kill -9" "$(sqlite3 "$db" "PRAGMA integrity_check")" ok
 
@@ -61,7 +61,7 @@ is "kill -9 of one task: the run fails with exit 1" "$rc" 1
 ok "kill -9 of one task: the error names the killed task" grep -q "pid $victim) was killed by signal 9" "$TMPD/bg.err"
 ok "kill -9 of one task: no task survives" children_gone
 is "kill -9 of one task: no SysV segment left" "$(shm_count)" "$shm_before"
-[ "$hp" = yes ] && is "kill -9 of one task: hugepages free again" "$(hp_free)" "$free0"
+[ "$hp" = yes ] && ok "kill -9 of one task: hugepages free again" test "$(hp_free)" -ge "$free0"
 is "kill -9 of one task: stored only as a failed row with its reason and no values" \
 	"$(sqlite3 "$db" "SELECT status || '|' || (reason LIKE '%killed by signal 9%') || '|' || (SELECT COUNT(*) FROM value WHERE run_id = run.id) || '|' || (SELECT COUNT(*) FROM task WHERE run_id = run.id) FROM run ORDER BY id DESC LIMIT 1")" "failed|1|0|0"
 
@@ -74,7 +74,7 @@ for sig in TERM INT; do
 	ok "SIG$sig: says it was interrupted" grep -q "interrupted by" "$TMPD/bg.err"
 	ok "SIG$sig: no task survives" children_gone
 	is "SIG$sig: no SysV segment left" "$(shm_count)" "$shm_before"
-	[ "$hp" = yes ] && is "SIG$sig: hugepages free again" "$(hp_free)" "$free0"
+	[ "$hp" = yes ] && ok "SIG$sig: hugepages free again" test "$(hp_free)" -ge "$free0"
 done
 is "database integrity at the end" "$(sqlite3 "$db" "PRAGMA integrity_check")" ok
 is "no run has values unless it is ok" \
