@@ -96,10 +96,11 @@ static int push_point(struct series *s, const char *label, const char *date)
 static int load_series(sqlite3 *db, const struct hist_opts *o, struct series *s)
 {
 	static const char *sql =
-		"SELECT r.label, r.started_at, r.uuid, rm.value,"
-		" (SELECT MIN(started_at) FROM run WHERE label = r.label AND cell = r.cell"
-		"  AND machine_id = r.machine_id AND status = 'ok') AS night"
-		" FROM run r LEFT JOIN run_metric rm ON rm.run_id = r.id AND rm.name = ?1"
+		"SELECT r.label, r.started_at, r.uuid,"
+		" (SELECT value FROM run_metric WHERE run_id = r.id AND name = ?1), n.night"
+		" FROM run r LEFT JOIN (SELECT label, MIN(started_at) AS night FROM run"
+		"  WHERE cell = ?2 AND machine_id = ?3 AND status = 'ok' GROUP BY label) n"
+		"  ON n.label = r.label"
 		" WHERE r.status = 'ok' AND r.cell = ?2 AND r.machine_id = ?3"
 		"  AND (?4 = 0 OR r.label GLOB 'nightly-*')"
 		" ORDER BY CASE WHEN ?4 THEN night END, CASE WHEN ?4 THEN r.label END,"
