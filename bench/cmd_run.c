@@ -23,7 +23,7 @@ static const struct opt run_opts[] = {
 	{ "tasks", OPT_UINT, F(tasks), 1, 4096, 0, 0, NULL, "N", "8", "tasks sharing the SGA (processes, or threads with --threads)" },
 	{ "threads", OPT_FLAG, F(threads), 0, 0, 0, 0, NULL, NULL, NULL, "run the tasks as threads of one process: the one-mm upper bound of sharing" },
 	{ "sga-size", OPT_SIZE, F(sga_size), 4096, 1ULL << 42, 0, 0, NULL, "SIZE", "1g", "size of the shared area (4k..4t; units k m g t)" },
-	{ "page-size", OPT_CHOICE, F(page), 0, 0, 0, 0, SGA_PAGE_CHOICES, NULL, "2m", "4k shmem, 2m/1g hugetlb, thp shmem with transparent huge pages" },
+	{ "page-size", OPT_CHOICE, F(page), 0, 0, 0, 0, SGA_PAGE_CHOICES, NULL, "2m", "4k shmem (the base page), 2m/1g/8m hugetlb (8m: sparc64), thp shmem with transparent huge pages" },
 	{ "backing", OPT_CHOICE, F(backing), 0, 0, 0, 0, SGA_BACKING_CHOICES, NULL, "shm", "SysV SHM_HUGETLB (as Oracle), memfd MFD_HUGETLB, or a hugetlbfs file" },
 	{ "align", OPT_CHOICE, F(align), 0, 0, 0, 0, SGA_ALIGN_CHOICES, NULL, "pud", "pud: 1 GiB-aligned (page tables can be shared); pmd: offset one huge page (cannot)" },
 	{ "address", OPT_SIZE, F(address), 4096, 0, 0, 0, NULL, "ADDR", NULL, "attach at this exact address (0x... or decimal); must be free" },

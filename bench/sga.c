@@ -35,13 +35,15 @@ uint64_t sga_page_bytes(int page)
 	case SGA_PAGE_2M: return 2ULL << 20;
 	case SGA_PAGE_1G: return GIB;
 	case SGA_PAGE_THP: return 2ULL << 20;	/* the unit THP aims for */
-	default: return 4096;
+	case SGA_PAGE_8M: return 8ULL << 20;
+	default: return (uint64_t)sysconf(_SC_PAGESIZE);
 	}
 }
 
 uint64_t sga_hugetlb_bytes(int page)
 {
-	return page == SGA_PAGE_2M || page == SGA_PAGE_1G ? sga_page_bytes(page) : 0;
+	return page == SGA_PAGE_2M || page == SGA_PAGE_1G || page == SGA_PAGE_8M ?
+	       sga_page_bytes(page) : 0;
 }
 
 /* log2 of a power of two. */
@@ -138,7 +140,7 @@ int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 		if (ret)
 			return ret;
 		if (!hp) {
-			snprintf(err, errlen, "--sharedctx needs hugetlb pages (--page-size 2m or 1g)");
+			snprintf(err, errlen, "--sharedctx needs hugetlb pages (--page-size 8m on sparc64)");
 			return EX_USAGE;
 		}
 	}

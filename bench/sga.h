@@ -8,11 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum sga_page { SGA_PAGE_4K, SGA_PAGE_2M, SGA_PAGE_1G, SGA_PAGE_THP };
+/* 4k means the base page of the machine (8 KiB on sparc64); 8m is sparc64's default hugetlb size. */
+enum sga_page { SGA_PAGE_4K, SGA_PAGE_2M, SGA_PAGE_1G, SGA_PAGE_THP, SGA_PAGE_8M };
 enum sga_backing { SGA_SHM, SGA_MEMFD, SGA_FILE };
 enum sga_align { SGA_ALIGN_PUD, SGA_ALIGN_PMD };
 
-#define SGA_PAGE_CHOICES "4k|2m|1g|thp"
+#define SGA_PAGE_CHOICES "4k|2m|1g|thp|8m"
 #define SGA_BACKING_CHOICES "shm|memfd|file"
 #define SGA_ALIGN_CHOICES "pud|pmd"
 
