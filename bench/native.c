@@ -156,7 +156,7 @@ static int write_chain(struct plan *pl, char *base)
 }
 
 /* The measured loop over a pre-built order, or generating in chunks. */
-static uint64_t run_window(struct plan *pl, char *base, size_t off, struct wl_stream *s,
+TOUCH_WINDOW_CODE static uint64_t run_window(struct plan *pl, char *base, size_t off, struct wl_stream *s,
 			   uint32_t *idx, uint64_t nidx, uint64_t cap)
 {
 	const struct run_cfg *c = pl->cfg;
@@ -235,6 +235,12 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	if (c->sharedctx && sga_has_sharedctx(base) == 1)
 		__atomic_fetch_add(&ctl->sharedctx_seen, 1, __ATOMIC_RELAXED);
 	perf_open(&ps, pl->specs, pl->nspec, pl->has_core_pmu);
+	/* Map every code page the windows execute, so no fault of ours lands in
+	 * them: the loops (by section), and one dry enable/read/disable cycle. */
+	touch_prefault_text();
+	perf_enable(&ps);
+	perf_disable(&ps);
+	perf_read(&ps, tr->ev);
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
 		goto fail_perf;
 

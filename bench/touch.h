@@ -21,4 +21,10 @@ uint64_t touch_chase(const char *base, uint64_t start, uint64_t n);
  * the word at off in each of pages pages of page_size bytes. */
 void touch_first(char *base, uint64_t pages, uint64_t page_size, size_t off);
 
+/* Map the pages holding the code above (and run_window) before a window. */
+void touch_prefault_text(void);
+
+/* Put a function in the window-code section (see touch.c). */
+#define TOUCH_WINDOW_CODE __attribute__((section("sga_window"), noinline))
+
 #endif
