@@ -13,24 +13,54 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median of v[0..n-1], reordering v: insertion sort while small (the bootstrap's hot path). */
-static double median_inplace(double *v, size_t n)
+/* Put the k-th smallest of v[0..n-1] at v[k] (Hoare's selection), reordering v. */
+static double select_kth(double *v, size_t n, size_t k)
 {
-	if (n <= 64) {
-		for (size_t i = 1; i < n; i++) {
-			double t = v[i];
-			size_t j = i;
+	size_t lo = 0, hi = n - 1;
 
-			while (j > 0 && v[j - 1] > t) {
-				v[j] = v[j - 1];
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
 				j--;
 			}
-			v[j] = t;
 		}
-	} else {
-		qsort(v, n, sizeof(*v), cmp_dbl);
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
 	}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return v[k];
+}
+
+/* Median of v[0..n-1] in linear time, reordering v (the bootstrap's hot path). */
+static double median_inplace(double *v, size_t n)
+{
+	double hi = select_kth(v, n, n / 2), lo;
+
+	if (n % 2)
+		return hi;
+	/* after selection, v[0..n/2) holds the lower half: its maximum is the other middle */
+	lo = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	return (lo + hi) / 2;
 }
 
 /* c / b for medians, with 0/0 = 1 and c/0 = +-inf. */
