@@ -65,6 +65,47 @@ static int first_missing(const struct run_result *r, unsigned e)
 	return EV_COUNTED;
 }
 
+
+
+/* What each run metric means, for the human output. */
+static const struct {
+	const char *name, *unit, *what;
+} metric_doc[] = {
+	{ "first-touch-faults", "", "minor faults while each task touched its pages once" },
+	{ "pte-bytes", "bytes", "page-table memory (VmPTE) of all tasks at the end of the window" },
+	{ "pagetables-delta-bytes", "bytes", "system-wide PageTables change, tasks alive (noisy)" },
+	{ "startup-s", "s", "fork to every task attached and ready" },
+	{ "window-s", "s", "the longest task's measured window" },
+	{ "accesses-per-s", "/s", "accesses of all tasks / the longest window" },
+	{ "generated-in-window", "", "1: the access order was too long to pre-generate" },
+	{ "sharedctx-tasks", "", "tasks whose mapping shows the shared-context smaps flag" },
+	{ NULL, NULL, NULL },
+};
+
+/* Print one run metric with its unit and meaning. */
+static void human_metric(FILE *f, const char *n, double x)
+{
+	const char *what = "", *unit = "";
+	char b[32], s[32];
+
+	for (int i = 0; metric_doc[i].name; i++)
+		if (strcmp(metric_doc[i].name, n) == 0) {
+			what = metric_doc[i].what;
+			unit = metric_doc[i].unit;
+		}
+	if (strcmp(unit, "bytes") == 0 && x >= 0 && fmod(x, 1024) == 0)
+		snprintf(b, sizeof(b), "%s", fmt_size((uint64_t)x, s, sizeof(s)));
+	else if (strcmp(unit, "bytes") == 0 && x < 0 && fmod(-x, 1024) == 0)
+		snprintf(b, sizeof(b), "-%s", fmt_size((uint64_t)-x, s, sizeof(s)));
+	else if (strcmp(unit, "s") == 0)
+		snprintf(b, sizeof(b), "%.4f s", x);
+	else if (strcmp(unit, "/s") == 0)
+		snprintf(b, sizeof(b), "%.4g", x);
+	else
+		snprintf(b, sizeof(b), "%.0f", x);
+	fprintf(f, "  %-24s %16s   %s\n", n, b, what);
+}
+
 void output_human(FILE *f, const struct run_view *v)
 {
 	const struct run_result *r = v->res;
@@ -82,14 +123,11 @@ void output_human(FILE *f, const struct run_view *v)
 		fprintf(f, "  failed: %s\n", r->reason);
 	for (unsigned e = 0; e < r->nevents; e++) {
 		double total = 0, mn = 0, md = 0, mx = 0;
-		int st = first_missing(r, e);
 
-		if (st != EV_COUNTED) {
-			fprintf(f, "  %s: %s\n", r->events[e], perf_state_text(st));
+		if (first_missing(r, e) != EV_COUNTED)
 			continue;
-		}
 		if (!header) {
-			fprintf(f, "  %-24s %16s %14s %14s %14s\n", "event", "total", "task min",
+			fprintf(f, "\n  %-24s %16s %14s %14s %14s\n", "event (window)", "total", "task min",
 				"task median", "task max");
 			header = 1;
 		}
@@ -101,25 +139,16 @@ void output_human(FILE *f, const struct run_view *v)
 				mux_ratio(r, e) * 100);
 		fputc('\n', f);
 	}
-	for (unsigned m = 0; m < r->nmetrics; m++) {
-		const char *n = r->metric[m].name;
-		double x = r->metric[m].value;
+	for (unsigned e = 0; e < r->nevents; e++) {
+		int st = first_missing(r, e);
 
-		if (strstr(n, "bytes")) {
-			char b[32];
-
-			if (x >= 0 && fmod(x, 1024) == 0)
-				fprintf(f, "  %-24s %16s\n", n, fmt_size((uint64_t)x, b, sizeof(b)));
-			else
-				fprintf(f, "  %-24s %16.0f\n", n, x);
-		} else if (strcmp(n, "accesses-per-s") == 0) {
-			fprintf(f, "  %-24s %16.4g\n", n, x);
-		} else if (x == floor(x) && fabs(x) < 1e15) {
-			fprintf(f, "  %-24s %16.0f\n", n, x);
-		} else {
-			fprintf(f, "  %-24s %16.6f\n", n, x);
-		}
+		if (st != EV_COUNTED && r->ntasks)
+			fprintf(f, "  %s: %s\n", r->events[e], perf_state_text(st));
 	}
+	if (r->nmetrics)
+		fprintf(f, "\n  %-24s %16s   %s\n", "run metric", "value", "meaning");
+	for (unsigned m = 0; m < r->nmetrics; m++)
+		human_metric(f, r->metric[m].name, r->metric[m].value);
 }
 
 /* Write the per-event JSON object of one task's value. */

@@ -44,8 +44,10 @@ WINDOW_CODE void touch_first(char *base, uint64_t pages, uint64_t page_size, siz
 
 void touch_prefault_text(void)
 {
-	for (const char *p = __start_sga_window; p < __stop_sga_window; p += 64)
+	uintptr_t lo = (uintptr_t)__start_sga_window, hi = (uintptr_t)__stop_sga_window;
+
+	for (uintptr_t p = lo; p < hi; p += 64)
 		(void)*(const volatile char *)p;
-	if (__stop_sga_window > __start_sga_window)
-		(void)*(const volatile char *)(__stop_sga_window - 1);
+	if (hi > lo)
+		(void)*(const volatile char *)(hi - 1);
 }
