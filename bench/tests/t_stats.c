@@ -105,9 +105,34 @@ static void test_mwu_large(void)
 	ok(m.p == 1, "all values equal: p = 1");
 }
 
+/* Exact and normal p agree on a larger sample without ties (both two-sided). */
+static void test_mwu_agree(void)
+{
+	double a[20], b[20], worst = 0;
+	struct rng r;
+	struct mwu m;
+
+	rng_seed(&r, 5, 0);
+	for (int t = 0; t < 50; t++) {
+		double z, pn;
+
+		noise(&r, a, 20, 100, 0.01);
+		noise(&r, b, 20, 100.3, 0.01);
+		stats_mwu(a, 20, b, 20, &m);
+		z = (fabs(m.u - 200) - 0.5) / sqrt(20.0 * 20 * 41 / 12);
+		pn = erfc((z > 0 ? z : 0) / M_SQRT2);
+		if (fabs(m.p - pn) > worst)
+			worst = fabs(m.p - pn);
+		if (!m.exact)
+			worst = 1;
+	}
+	ok(worst < 0.005, "20 vs 20: exact p within 0.005 of the normal approximation (worst %.4f)",
+	   worst);
+}
+
 static void test_t(void)
 {
-	double a[] = { 5, 5, 5 }, b[] = { 6, 6, 6 };
+	double a[] = { 5, 5, 5 }, b[] = { 6, 6, 6 }, c[] = { 1, 2, 3, 4, 5 }, d[] = { 2, 4, 6, 8, 10 };
 
 	ok(NEAR(stats_ibeta(1, 1, 0.3), 0.3, 1e-12), "I_x(1,1) = x");
 	ok(NEAR(stats_ibeta(3, 1, 0.5), 0.125, 1e-12), "I_x(3,1) = x^3");
@@ -117,6 +142,9 @@ static void test_t(void)
 	   "t(1) two-sided tail at t=2");
 	ok(stats_welch_p(a, 3, b, 3) == 0 && stats_welch_p(a, 3, a, 3) == 1,
 	   "Welch with zero variance: 0 when means differ, 1 when equal");
+	/* t = -1.8974, df = 5.882; the tail integrated numerically: 0.107531 */
+	ok(NEAR(stats_welch_p(c, 5, d, 5), 0.107531, 1e-5), "Welch {1..5} vs {2,4,..,10}: p %.6f",
+	   stats_welch_p(c, 5, d, 5));
 }
 
 static void test_bh(void)
@@ -306,6 +334,10 @@ static void test_change_points(void)
 		n += fabs(z[i]) >= STATS_Z_LIMIT;
 	ok(isnan(z[5]) && fabs(z[50]) >= STATS_Z_LIMIT && n == 1,
 	   "lookback z-score alarms on the one 20%% spike only (z %.1f)", z[50]);
+	for (int i = 0; i < NIGHTS; i++)
+		x[i] = i == 30 ? 4097 : 4096;
+	stats_zscores(x, NIGHTS, STATS_Z_LOOKBACK, STATS_Z_MIN_PRIOR, z);
+	ok(z[29] == 0 && isinf(z[30]) && z[30] > 0, "a constant history: z 0, then +inf on a change");
 }
 
 int main(void)
@@ -313,6 +345,7 @@ int main(void)
 	test_descriptive();
 	test_mwu_exact();
 	test_mwu_large();
+	test_mwu_agree();
 	test_t();
 	test_bh();
 	test_bootstrap();
