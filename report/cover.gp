@@ -2,7 +2,8 @@
 # log-log, normal vs shared context; the published 2016 points, the TLB
 # model and native runs (when the machine has a PMU).
 # Variables: fmt, out, dir (data directory), model (model backend name,
-# '' for none), native (1 when native points exist).
+# '' for none), native (1 when native points exist), note (a line shown
+# bottom right, e.g. why native points are missing).
 load 'report/style.gp'
 set title "dTLB-load-misses against rounds, 2 tasks on one shared mapping" font ',15'
 set xlabel "rounds (one access to every page of the working set per round)"
@@ -15,6 +16,7 @@ set key top left
 pub = dir . '/cover-published.tsv'
 cmd = "plot pub using 1:2 with points lt 1 pt 7 ps 1.5 title 'published 2016, normal (Niagara, Linux 4.9 + RFC)', " . \
       "pub using 1:3 with points lt 2 pt 7 ps 1.5 title 'published 2016, shared context'"
+if (note ne '') { set label 1 note at graph 0.98, graph 0.04 right font ',11' tc rgb '#555555' }
 if (model ne '') {
 	cmd = cmd . ", dir.'/cover-model.tsv' using 1:2 with linespoints lt 1 dt 2 pt 6 ps 1.8 title 'model (" . model . "), normal'" . \
 	            ", dir.'/cover-model.tsv' using 1:3 with linespoints lt 2 dt 2 pt 4 ps 1.8 title 'model (" . model . "), shared context'"
