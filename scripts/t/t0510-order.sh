@@ -22,9 +22,9 @@ is "seed 1 gives the documented order" "$(seq 1 5 | shuffle 1 | tr '\n' ' ')" "4
 
 config_load "$top/scripts/configs/sga-scaling"
 plan_order 99 >"$TMPD/plan"
-is "3 passes x 21 cells" "$(wc -l <"$TMPD/plan")" 63
-for p in 1 2 3; do
-	is "pass $p runs every cell once" "$(awk -F'	' -v p=$p '$1 == p { print $2 }' "$TMPD/plan" | sort | tr '\n' ,)" "$(config_cells | sort | tr '\n' ,)"
+is "$SWEEP_PASSES passes x 21 cells" "$(wc -l <"$TMPD/plan")" $((SWEEP_PASSES * 21))
+for p in $(seq 1 "$SWEEP_PASSES"); do
+	is "pass $p runs every cell once" "$(awk -F'	' -v p="$p" '$1 == p { print $2 }' "$TMPD/plan" | sort | tr '\n' ,)" "$(config_cells | sort | tr '\n' ,)"
 done
 ok "passes are shuffled differently" test "$(awk -F'	' '$1 == 1 { print $2 }' "$TMPD/plan")" != "$(awk -F'	' '$1 == 2 { print $2 }' "$TMPD/plan")"
 is "plan_order is reproducible" "$(plan_order 99 | cksum)" "$(cksum <"$TMPD/plan")"

@@ -54,16 +54,18 @@ is "a failing command: its status" "$rc" 5
 is "and the pool is back" "$(cat "$pool/nr_hugepages")" "$before"
 
 fresh
-"$hp" reserve "$want" -- sleep 30 2>/dev/null &
+# In its own process group, as a job run from a terminal or cron is: the
+# group gets the signal, as with Ctrl-C.
+setsid "$hp" reserve "$want" -- sleep 30 2>/dev/null &
 pid=$!
 n=0
 while [ "$(cat "$pool/nr_hugepages")" = "$before" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 ok "while it runs the pool is larger" test "$(cat "$pool/nr_hugepages")" -gt "$before"
 sleep 0.2
-kill -TERM "$pid"
+kill -TERM "-$pid"
 rc=0
 wait "$pid" || rc=$?
-is "killed (SIGTERM): status 143" "$rc" 143
+is "killed (SIGTERM to its group): status 143" "$rc" 143
 is "and the pool is back" "$(cat "$pool/nr_hugepages")" "$before"
 
 state="$TMPD/state"
