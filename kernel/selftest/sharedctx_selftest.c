@@ -309,18 +309,18 @@ static void test_anon_fork(const char *name, int extra)
 	for (i = 0; i < NTASKS; i++) {
 		pid = fork();
 		if (pid == 0) {
-			if (!verify(p, SGA_SIZE, 0x77))
+			if (!verify(p, HPAGE, 0x77))
 				_exit(3);
 			if (extra && expect == EXPECT_EMULATE &&
 			    self_has_sc(SGA_ADDR) != 1)
 				_exit(4);
-			fill(p + i * 4096, 4096, 0x99 + i);
+			fill(p + HPAGE + i * 4096, 4096, 0x99 + i);
 			_exit(0);
 		}
 		if (pid < 0 || waitpid(pid, &status, 0) < 0 ||
 		    !WIFEXITED(status) || WEXITSTATUS(status))
 			ok = 0;
-		if (!verify(p + i * 4096, 4096, 0x99 + i))
+		if (!verify(p + HPAGE + i * 4096, 4096, 0x99 + i))
 			ok = 0;
 	}
 	munmap(p, SGA_SIZE);
