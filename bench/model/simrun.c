@@ -93,6 +93,10 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		snprintf(err, errlen, "--sga-size must be a multiple of the page size and at least --working-set");
 		return EX_USAGE;
 	}
+	if (strcmp(r->ops->name, "zipf") == 0 && ws / psz_bytes < 2) {
+		snprintf(err, errlen, "zipf needs a working set of at least 2 pages");
+		return EX_USAGE;
+	}
 	r->ntasks = (unsigned)c->tasks;
 	r->threads = c->threads;
 	r->sharedctx = c->sharedctx;

@@ -1,0 +1,222 @@
+/* t_model.c - the TLB model: hand-computed cases, then the fast simulator
+ * against the brute-force reference on many random small configurations. */
+#include <stdio.h>
+#include <string.h>
+#include "model/model.h"
+#include "tap.h"
+
+/* One fully associative LRU level of e entries, one core, s strands. */
+static void machine(struct model_machine *m, unsigned e, int tag, unsigned strands)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "test");
+	m->nlevels = 1;
+	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0 };
+	m->tag = tag;
+	m->cores = 1;
+	m->strands = strands;
+}
+
+static void run(struct model_run *r, unsigned tasks, uint64_t pages, uint64_t rounds, int shared)
+{
+	memset(r, 0, sizeof(*r));
+	r->ops = workload_find("rounds");
+	r->ntasks = tasks;
+	r->pages = pages;
+	r->rounds = rounds;
+	r->sharedctx = shared;
+	r->psz = PSZ_4K;
+	r->seed = 1;
+	r->quantum = 100000;
+}
+
+static uint64_t walks(const struct model_machine *m, const struct model_run *r)
+{
+	struct model_stats st;
+	uint64_t n;
+
+	if (model_simulate(m, r, &st))
+		return UINT64_MAX;
+	n = model_total_walks(&st);
+	model_stats_free(&st);
+	return n;
+}
+
+static void hand_cases(void)
+{
+	struct model_machine m;
+	struct model_run r;
+	const unsigned e = 16;
+
+	machine(&m, e, TAG_ASID, 1);
+	run(&r, 1, e + 1, 50, 0);
+	is_u64(walks(&m, &r), (e + 1) * 50, "cyclic sweep of E+1 pages on E-entry LRU misses every time");
+	run(&r, 1, e, 50, 0);
+	is_u64(walks(&m, &r), e, "E pages miss only on the first round");
+	machine(&m, 2 * e, TAG_ASID, 2);
+	run(&r, 2, e, 50, 0);
+	is_u64(walks(&m, &r), 2 * e, "asid: two tasks of E pages on a 2E TLB miss only while warming up");
+	run(&r, 2, e + 1, 50, 0);
+	is_u64(walks(&m, &r), 2 * (e + 1) * 50, "asid: two tasks of E+1 pages on a 2E TLB miss every time");
+	run(&r, 2, e + 1, 50, 1);
+	is_u64(walks(&m, &r), 2 * (e + 1) * 50, "asid ignores --sharedctx: still every time");
+	machine(&m, 2 * e, TAG_CTX2, 2);
+	run(&r, 2, e + 1, 50, 1);
+	ok(walks(&m, &r) <= 2 * (e + 1), "ctx2 shared: E+1 pages each, only first-touch misses (%llu)",
+	   (unsigned long long)walks(&m, &r));
+	run(&r, 2, 2 * e, 50, 1);
+	ok(walks(&m, &r) <= 2 * 2 * e, "ctx2 shared: 2E pages each fit the 2E TLB, never miss after warm-up");
+	run(&r, 2, e + 1, 50, 0);
+	is_u64(walks(&m, &r), 2 * (e + 1) * 50, "ctx2 private contexts behave like asid");
+	r.threads = 1;
+	ok(walks(&m, &r) <= 2 * (e + 1), "threads share one context");
+	/* tag none: two processes time-sliced on one strand, flushed at each switch */
+	machine(&m, 4 * e, TAG_NONE, 1);
+	run(&r, 2, e, 10, 0);
+	r.quantum = e;
+	is_u64(walks(&m, &r), 2 * e * 10, "none: a flush at every switch, each quantum starts cold");
+	machine(&m, 4 * e, TAG_ASID, 1);
+	is_u64(walks(&m, &r), 2 * e, "asid: the same schedule keeps both tasks' entries");
+}
+
+static unsigned pick(struct rng *g, unsigned n)
+{
+	return (unsigned)rng_below(g, n);
+}
+
+/* A random small machine and run. */
+static void random_config(struct rng *g, struct model_machine *m, struct model_run *r)
+{
+	static const char *const pats[] = { "rounds", "random", "zipf", "chase" };
+	static const unsigned ways[] = { 0, 1, 2, 4 };
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "rand");
+	m->nlevels = 1 + pick(g, 3);
+	for (unsigned k = 0; k < m->nlevels; k++) {
+		struct model_level *lv = &m->level[k];
+		unsigned w = ways[pick(g, 4)];
+
+		snprintf(lv->name, sizeof(lv->name), "l%u", k + 1);
+		lv->entries = (w ? w : 1) * (1 + pick(g, 8)) * (k + 1);
+		lv->ways = w >= lv->entries ? 0 : w;
+		lv->repl = (int)pick(g, 3);
+		lv->psz_mask = pick(g, 5) ? 1u << PSZ_4K : 1u << PSZ_2M;
+	}
+	m->level[0].psz_mask |= 1u << PSZ_4K;
+	m->tag = (int)pick(g, 3);
+	m->cores = 1 + pick(g, 2);
+	m->strands = 1 + pick(g, 3);
+	memset(r, 0, sizeof(*r));
+	r->ops = workload_find(pats[pick(g, 4)]);
+	r->ntasks = 1 + pick(g, 5);
+	r->threads = pick(g, 4) == 0;
+	r->sharedctx = (int)pick(g, 2);
+	r->psz = PSZ_4K;
+	r->pages = 2 + pick(g, 40);	/* zipf_open loops forever on 1 page (workloads/zipf.c) */
+	r->rounds = 1 + pick(g, 60);
+	r->seed = pick(g, 1000);
+	r->zipf_theta = 0.99;
+	r->quantum = 1 + pick(g, 50);
+	r->place = (int)pick(g, 3);
+	r->strands = pick(g, 3);
+	r->jitter = pick(g, 2) ? 0 : 1 + pick(g, 8);
+	r->startup = pick(g, 3) ? 0 : pick(g, 20);
+}
+
+static int same(const struct model_stats *a, const struct model_stats *b)
+{
+	for (unsigned i = 0; i < a->ntasks; i++) {
+		const struct model_task *x = &a->task[i], *y = &b->task[i];
+
+		if (x->accesses != y->accesses || x->walks != y->walks || x->switches != y->switches ||
+		    memcmp(x->probes, y->probes, sizeof(x->probes)) ||
+		    memcmp(x->misses, y->misses, sizeof(x->misses)))
+			return 0;
+	}
+	return a->ntasks == b->ntasks;
+}
+
+static void against_reference(void)
+{
+	struct rng g;
+	unsigned n = 400, agree = 0, skipped_some = 0;
+	char first_bad[200] = "";
+
+	rng_seed(&g, 20261203, 0);
+	for (unsigned i = 0; i < n; i++) {
+		struct model_machine m;
+		struct model_run r;
+		struct model_stats a, b;
+
+		random_config(&g, &m, &r);
+		if (model_simulate(&m, &r, &a) || model_reference(&m, &r, &b)) {
+			snprintf(first_bad, sizeof(first_bad), "config %u: a simulator refused it", i);
+			continue;
+		}
+		if (same(&a, &b))
+			agree++;
+		else if (!first_bad[0])
+			snprintf(first_bad, sizeof(first_bad), "config %u: %s tag %d, walks %llu vs %llu",
+				 i, r.ops->name, m.tag, (unsigned long long)model_total_walks(&a),
+				 (unsigned long long)model_total_walks(&b));
+		if (a.skipped_accesses)
+			skipped_some++;
+		model_stats_free(&a);
+		model_stats_free(&b);
+	}
+	ok(agree == n, "fast model equals the reference on %u/%u random configurations%s%s", agree, n,
+	   first_bad[0] ? ": first difference " : "", first_bad);
+	ok(skipped_some > n / 10, "period skipping was exercised (%u configurations)", skipped_some);
+}
+
+/* The table's long rows use period skipping; check one against the reference. */
+static void long_run_skip(void)
+{
+	struct model_machine m;
+	struct model_run r;
+	struct model_stats a, b;
+
+	model_preset_find("ultrasparc-t2", &m);
+	run(&r, 2, 68, 3000, 0);
+	r.psz = PSZ_4M;
+	r.jitter = 256;
+	r.startup = 30;
+	if (model_simulate(&m, &r, &a) || model_reference(&m, &r, &b)) {
+		ok(0, "t2 table configuration runs");
+		return;
+	}
+	ok(a.skipped_accesses > 0 && same(&a, &b),
+	   "t2, 68 TTEs per task, jitter 256, 3000 rounds: skipped %llu accesses, equal to the reference",
+	   (unsigned long long)a.skipped_accesses);
+	model_stats_free(&a);
+	model_stats_free(&b);
+}
+
+static void parser(void)
+{
+	struct model_machine m;
+	char err[200];
+
+	memset(&m, 0, sizeof(m));
+	ok(model_parse_tlb("l1d:64,full,lru;l2:2048,8way,lru", &m, err, sizeof(err)) == 0 &&
+	   m.nlevels == 2 && m.level[0].ways == 0 && m.level[1].ways == 8 && m.level[1].entries == 2048,
+	   "--tlb parses two levels");
+	ok(model_parse_tlb("l1d:64,3way,lru", &m, err, sizeof(err)) != 0, "64 entries in 3 ways refused");
+	ok(model_parse_tlb("l1d:64,full,nru,ps=4k+2m,hit=2", &m, err, sizeof(err)) == 0 &&
+	   m.level[0].repl == REPL_NRU && m.level[0].psz_mask == ((1u << PSZ_4K) | (1u << PSZ_2M)),
+	   "page sizes and hit cost parse");
+	ok(model_parse_tlb("l1d", &m, err, sizeof(err)) != 0, "a level without a size refused");
+	for (int i = 0; model_presets[i]; i++)
+		ok(model_presets[i]->source[0] && model_presets[i]->nlevels > 0,
+		   "preset %s has levels and a source", model_presets[i]->name);
+}
+
+int main(void)
+{
+	hand_cases();
+	parser();
+	long_run_skip();
+	against_reference();
+	return done_testing();
+}
