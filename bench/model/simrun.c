@@ -253,13 +253,13 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 			counted(&tr->ev[3 + k], t->misses[k]);
 		cycles += model_est_cycles(m, t);
 	}
-	result_set_metric(res, "wall-s", wall_s);
+	result_set_metric(res, "model-wall-s", wall_s);
 	result_set_metric(res, "model-accesses", (double)model_total_accesses(st));
 	result_set_metric(res, "model-simulated-accesses", (double)st->simulated_accesses);
 	result_set_metric(res, "model-skipped-accesses", (double)st->skipped_accesses);
 	result_set_metric(res, "model-period-cycles", (double)st->period_cycles);
 	if (wall_s > 0)
-		result_set_metric(res, "accesses-per-s", (double)model_total_accesses(st) / wall_s);
+		result_set_metric(res, "model-accesses-per-s", (double)model_total_accesses(st) / wall_s);
 	result_set_metric(res, "dtlb-misses-per-round",
 			  (double)model_total_walks(st) / (double)r->rounds);
 	result_set_metric(res, "est-translation-cycles", cycles);
