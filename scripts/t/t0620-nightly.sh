@@ -35,8 +35,14 @@ SWEEP_WARMUP=0
 SWEEP_METRICS="first-touch-faults:lower jitter:lower"
 EOF2
 db="$TMPD/n.db"
-# Seven earlier nights.
-for day in 20 21 22 23 24 25 26; do
+# The first night: nothing to compare with, so no regression (and it says so).
+"$top/scripts/sweep" -q --db "$db" --label nightly-20261120 "$TMPD/cfg" >/dev/null 2>&1
+rc=0
+"$top/scripts/nightly" --db "$db" --label nightly-20261120 --no-sweep "$TMPD/cfg" >"$TMPD/out" 2>&1 || rc=$?
+is "the first night: exit 0" "$rc" 0
+ok "it says there is no baseline yet" grep -q "first night on this machine: no baseline yet" "$TMPD/out"
+# Six more earlier nights.
+for day in 21 22 23 24 25 26; do
 	"$top/scripts/sweep" -q --db "$db" --label "nightly-202611$day" "$TMPD/cfg" >/dev/null 2>&1
 done
 is "seven nights of history" "$(sqlite3 "$db" "SELECT COUNT(DISTINCT label) FROM run WHERE label GLOB 'nightly-*'")" 7
