@@ -1,13 +1,17 @@
 # history.gp - one metric over nightly runs, one line per cell, relative to
 # the cell's median over all nights; change points marked.
 # Variables: fmt, out, data (blocks per cell, headed by its short name;
-# columns night YYYYMMDD, percent), nblocks, cp (change-point file: night,
+# columns night YYYYMMDD, percent), nblocks, xstep (seconds between x
+# tics), cp (change-point file: night,
 # percent; '' for none), ttl, ylab.
 load 'report/style.gp'
 set title ttl font ',15'
 set xdata time
 set timefmt "%Y%m%d"
 set format x "%m-%d"
+set xtics xstep
+set xrange [*:*] noextend
+set offsets 43200, 43200, 0, 0
 set xlabel "night (month-day, UTC)"
 set ylabel ylab
 set key outside right top
