@@ -223,6 +223,12 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 
 		if (lv->psz_mask & (1u << r->psz))
 			usable = 1;
+		for (unsigned k = 0; k < i; k++) {
+			if (strcmp(m->level[k].name, lv->name) == 0) {
+				snprintf(err, errlen, "two levels are named '%s'", lv->name);
+				return -EINVAL;
+			}
+		}
 		if (!lv->entries || (lv->ways ? lv->ways : lv->entries) > 65535 ||
 		    (lv->ways && lv->entries % lv->ways)) {
 			snprintf(err, errlen, "level '%s': bad geometry (at most 65535 ways)", lv->name);

@@ -156,8 +156,7 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 	snprintf(m->source, sizeof(m->source), "this machine's TLB geometry (source: %s)",
 		 si->tlb_source[0] ? si->tlb_source : "unknown");
 	snprintf(m->inferred, sizeof(m->inferred),
-		 "replacement (LRU assumed); one core with %u SMT threads; costs estimated",
-		 si->threads_per_core ? si->threads_per_core : 1);
+		 "replacement (LRU assumed); cores and SMT threads from the CPU count; costs estimated");
 	for (unsigned i = 0; i < si->ntlb && m->nlevels < MODEL_LEVELS; i++) {
 		const struct si_tlb *t = &si->tlb[i];
 		struct model_level *lv;
@@ -169,6 +168,17 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 			continue;
 		lv = &m->level[m->nlevels++];
 		snprintf(lv->name, sizeof(lv->name), "%s", t->name);
+		/* one level per page-size array: "l2d", then "l2d-2m" */
+		for (unsigned k = 0; k + 1 < m->nlevels; k++) {
+			if (strcmp(m->level[k].name, lv->name) == 0) {
+				char ps[32];
+
+				snprintf(ps, sizeof(ps), "%s", t->page_sizes);
+				ps[strcspn(ps, ",+ ")] = '\0';
+				snprintf(lv->name, sizeof(lv->name), "%.8s-%.6s", t->name, ps);
+				break;
+			}
+		}
 		lv->entries = t->entries;
 		lv->ways = t->assoc >= t->entries ? 0 : t->assoc;
 		lv->repl = REPL_LRU;
@@ -183,8 +193,8 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 		return -ENOENT;
 	}
 	m->tag = strcmp(si->arch, "sparc64") == 0 ? TAG_CTX2 : TAG_ASID;
-	m->cores = 1;
 	m->strands = si->threads_per_core ? si->threads_per_core : 1;
+	m->cores = si->ncpus / m->strands ? si->ncpus / m->strands : 1;
 	m->walk_cycles = 35;
 	m->ghz = 3.0;
 	m->default_page = strcmp(si->arch, "sparc64") == 0 ? "4m" : "2m";
