@@ -165,6 +165,8 @@ int cmd_run(int argc, char **argv)
 	if (!ret)
 		ret = check_required(&c, &r);
 	r.wall_s = now_s() - t0;
+	if (!strcmp(r.status, "ok"))
+		result_set_metric(&r, "wall-s", r.wall_s);
 
 	opt_choice_name(SGA_PAGE_CHOICES, c.page, pg, sizeof(pg));
 	opt_choice_name(SGA_BACKING_CHOICES, c.backing, bk, sizeof(bk));

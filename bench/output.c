@@ -76,6 +76,7 @@ static const struct {
 	{ "pagetables-delta-bytes", "bytes", "system-wide PageTables change, tasks alive (noisy)" },
 	{ "startup-s", "s", "fork to every task attached and ready" },
 	{ "window-s", "s", "the longest task's measured window" },
+	{ "wall-s", "s", "the whole run, set-up and first touch included" },
 	{ "accesses-per-s", "/s", "accesses of all tasks / the longest window" },
 	{ "generated-in-window", "", "1: the access order was too long to pre-generate" },
 	{ "sharedctx-tasks", "", "tasks whose mapping shows the shared-context smaps flag" },
