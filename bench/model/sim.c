@@ -65,6 +65,7 @@ struct fcore {
 	unsigned ntasks;
 	unsigned *sched, slen;	/* issue order (model_schedule) */
 	uint64_t pos;		/* slots issued so far */
+	unsigned spos;		/* pos modulo slen: the next slot */
 	unsigned nbusy;		/* strands not idle */
 };
 
@@ -261,7 +262,7 @@ static void state_write(const struct fcore *c, unsigned char *buf)
 		p += sizeof(v);
 	}
 	{
-		uint64_t v = c->pos % c->slen;	/* where the issue order stands */
+		uint64_t v = c->spos;	/* where the issue order stands */
 
 		memcpy(p, &v, sizeof(v));
 	}
@@ -274,6 +275,7 @@ struct detect {
 	struct model_task *saved_st;	/* per task on the core */
 	uint64_t *saved_left;
 	uint64_t saved_pos, last_ck, power, lam;
+	uint64_t last_seen;	/* the anchor's progress at the last look */
 	int have;
 };
 
@@ -315,6 +317,9 @@ static void checkpoint(struct fcore *c, struct detect *d)
 	const struct ftask *a = &c->t[c->tasks[0]];
 	uint64_t done = a->init_left - a->left;
 
+	if (done == d->last_seen)
+		return;
+	d->last_seen = done;
 	if (!a->left || done < c->r->startup || (done - c->r->startup) % c->r->pages ||
 	    done == d->last_ck)
 		return;
@@ -341,7 +346,8 @@ static void checkpoint(struct fcore *c, struct detect *d)
 /* Simulate core c to the end: one access per slot of the issue order. */
 static int run_core(struct fcore *c, unsigned cn, int periodic)
 {
-	struct detect d = { .on = periodic, .power = 1, .last_ck = UINT64_MAX };
+	struct detect d = { .on = periodic, .power = 1, .last_ck = UINT64_MAX,
+			    .last_seen = UINT64_MAX };
 	int ret = -ENOMEM;
 
 	c->sched = model_schedule(c->r, cn, c->nsd, &c->slen);
@@ -363,7 +369,10 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 
 		if (d.on)
 			checkpoint(c, &d);
-		sd = &c->sd[c->sched[c->pos++ % c->slen]];
+		sd = &c->sd[c->sched[c->spos]];
+		if (++c->spos == c->slen)
+			c->spos = 0;
+		c->pos++;
 		if (sd->idle)
 			continue;
 		i = sd->q[sd->cur];
