@@ -1,0 +1,171 @@
+/* t_model_store.c - `sgabench sim` and `sgabench table` end to end: exit
+ * statuses, what lands in the database (backend, cell, config, per-task
+ * values, not-modelled iTLB), and the table's JSON. */
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "commands.h"
+#include "log.h"
+#include "sysinfo.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/t_model_store.XXXXXX";
+static char db[256], out[256];
+
+/* Run a command with its stdout in `out`; returns its exit status. */
+static int call(int (*fn)(int, char **), const char *const *args)
+{
+	char *argv[32];
+	int argc = 0, saved, fd, ret;
+
+	while (args[argc] && argc < 31) {
+		argv[argc] = (char *)args[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	close(fd);
+	ret = fn(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return ret;
+}
+
+/* First column of the first row of sql as an integer, or -1. */
+static long long q(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Like q(), with the command's output bound as ?1. */
+static long long qjson(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v = -1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = fopen(out, "r");
+
+	if (!f)
+		return -1;
+	text = calloc(1, 1 << 20);
+	if (text)
+		len = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	if (text && sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, text, (int)len, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	free(text);
+	return v;
+}
+
+/* Is the cell's key order sorted? */
+static int cell_sorted(sqlite3 *h)
+{
+	sqlite3_stmt *st;
+	char prev[64] = "", buf[2048];
+	int sorted = 1;
+
+	if (sqlite3_prepare_v2(h, "SELECT cell FROM run LIMIT 1", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(w, "="), w);
+		if (strcmp(prev, key) >= 0 || !strchr(w, '='))
+			sorted = 0;
+		snprintf(prev, sizeof(prev), "%s", key);
+	}
+	return sorted;
+}
+
+int main(void)
+{
+	const char *sim[] = { "sim", "--db", db, "--rounds", "1000", "--label", "t", NULL };
+	const char *simq[] = { "sim", "--machine", "list", NULL };
+	const char *bad[] = { "sim", "--machine", "nosuch", "--no-store", NULL };
+	const char *badtlb[] = { "sim", "--tlb", "l1d:64,3way,lru", "--no-store", NULL };
+	const char *table[] = { "table", "--db", db, "--json", NULL };
+	const char *native[] = { "table", "--backend", "native", "--no-store", NULL };
+	struct sysinfo si;
+	sqlite3 *h;
+	char sql[512];
+
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(db, sizeof(db), "%s/t.db", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	log_verbosity = 0;
+
+	is_u64(call(cmd_sim, simq), EX_OK, "sim --machine list exits 0");
+	is_u64(call(cmd_sim, bad), EX_USAGE, "an unknown machine is a usage error");
+	is_u64(call(cmd_sim, badtlb), EX_USAGE, "a bad --tlb is a usage error");
+	is_u64(call(cmd_sim, sim), EX_OK, "sim stores a run");
+	if (sqlite3_open(db, &h) != SQLITE_OK)
+		return 1;
+	is_u64(q(h, "SELECT count(*) FROM run WHERE backend = 'model:ultrasparc-t2' AND status = 'ok'"
+		   " AND label = 't' AND rounds = 1000 AND tasks = 2 AND align IS NULL"), 1,
+	       "one run, backend model:ultrasparc-t2");
+	ok(cell_sorted(h), "the cell is sorted key=value pairs");
+	is_u64(q(h, "SELECT count(*) FROM run WHERE cell LIKE '%seed%' OR cell LIKE '%label%'"), 0,
+	       "the cell has no seed and no label");
+	is_u64(q(h, "SELECT json_valid(config_json) AND json_extract(config_json, '$.machine.levels[0].entries') = 128"
+		   " AND json_extract(config_json, '$.machine.levels[0].replacement') = 'nru' FROM run"), 1,
+	       "config_json holds the full machine");
+	is_u64(q(h, "SELECT count(*) FROM value WHERE event = 'dTLB-load-misses' AND missing IS NULL"), 2,
+	       "dTLB-load-misses counted for each task");
+	is_u64(q(h, "SELECT sum(value) FROM value WHERE event = 'dTLB-loads'"), 2 * 1000 * 69,
+	       "dTLB-loads = every access: 2 tasks x 1000 rounds x 69 pages");
+	is_u64(q(h, "SELECT count(*) FROM value WHERE event = 'iTLB-load-misses' AND value IS NULL"
+		   " AND missing = 'not-modelled'"), 2, "iTLB-load-misses stored as not-modelled, never 0");
+	is_u64(q(h, "SELECT count(*) FROM metric WHERE name = 'est-translation-s'"), 1,
+	       "the estimate is stored under an est- name");
+	sqlite3_close(h);
+
+	is_u64(call(cmd_table, table), EX_OK, "table reproduces (exit 0) and stores");
+	if (sqlite3_open(db, &h) != SQLITE_OK)
+		return 1;
+	is_u64(q(h, "SELECT count(*) FROM run WHERE label = 'table'"), 14, "table stored 14 runs");
+	is_u64(qjson(h, "SELECT json_valid(?1)"), 1, "table --json prints valid JSON");
+	is_u64(qjson(h, "SELECT json_extract(?1, '$.rows[3].normal') = (SELECT sum(v.value) FROM run r"
+			" JOIN value v ON v.run_id = r.id WHERE r.label = 'table' AND r.rounds = 1000"
+			" AND r.sharedctx = 0 AND v.event = 'dTLB-load-misses')"), 1,
+	       "the printed 1000-round normal row is the stored one");
+	is_u64(q(h, "SELECT max(v.value) < 1000 FROM run r JOIN value v ON v.run_id = r.id"
+		   " WHERE r.label = 'table' AND r.sharedctx = 1 AND v.event = 'dTLB-load-misses'"), 1,
+	       "shared rows stay under 1000 misses per task");
+	sqlite3_close(h);
+
+	sysinfo_collect(&si);
+	if (si.has_core_pmu)
+		skip("this machine has a PMU: the native refusal is not checked");
+	else
+		is_u64(call(cmd_table, native), EX_RESOURCE, "table --backend native: exit 3 without a PMU");
+
+	unlink(out);
+	snprintf(sql, sizeof(sql), "rm -rf '%s'", dir);
+	if (system(sql))
+		return 1;
+	return done_testing();
+}
