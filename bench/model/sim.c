@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "index.h"
 #include "model.h"
 
 #define SHARED_CTX 0x1fffull
@@ -29,6 +30,8 @@ struct flevel {
 	uint64_t *key;		/* tag << 32 | page, INVALID when empty */
 	uint8_t *used;		/* NRU used bits */
 	uint16_t *order;	/* LRU: each set's ways, most recent first */
+	struct tlb_index ix;	/* key -> slot, for sets too wide to scan */
+	int use_ix;
 	struct rng rng;
 };
 
@@ -96,6 +99,13 @@ static int find(const struct flevel *l, size_t base, uint64_t key0, uint64_t key
 {
 	const uint64_t *k = l->key + base;
 
+	if (l->use_ix) {
+		long s = index_find(&l->ix, l->key, key0);
+
+		if (s < 0 && key1 != key0)
+			s = index_find(&l->ix, l->key, key1);
+		return s < 0 ? -1 : (int)((size_t)s - base);
+	}
 	for (unsigned w = 0; w < l->ways; w++)
 		if (k[w] == key0 || k[w] == key1)
 			return (int)w;
@@ -156,6 +166,11 @@ static void access1(struct fcore *c, unsigned i)
 		size_t base = (size_t)(page % l->sets) * l->ways;
 		unsigned w = victim(l, base);
 
+		if (l->use_ix) {
+			if (l->key[base + w] != INVALID)
+				index_del(&l->ix, l->key, l->key[base + w]);
+			index_add(&l->ix, l->key, ikey | page, base + w);
+		}
 		l->key[base + w] = ikey | page;
 		if (l->repl == REPL_LRU)
 			lru_touch(l->order + base, l->ways, w);
@@ -173,6 +188,8 @@ static void flush_strand(struct fcore *c, unsigned s)
 
 		for (size_t j = 0; j < n; j++) {
 			if (l->key[j] != INVALID && (l->key[j] >> 32) == 1 + s) {
+				if (l->use_ix)
+					index_del(&l->ix, l->key, l->key[j]);
 				l->key[j] = INVALID;
 				l->used[j] = 0;
 			}
@@ -437,6 +454,9 @@ static int core_init(struct fcore *c, unsigned cn, const unsigned *core, const u
 		c->nlv++;
 		if (!l->key || !l->used || !l->order)
 			return -ENOMEM;
+		l->use_ix = l->ways > 8;
+		if (l->use_ix && index_init(&l->ix, e))
+			return -ENOMEM;
 		for (size_t j = 0; j < e; j++) {
 			l->key[j] = INVALID;
 			l->order[j] = (uint16_t)(j % l->ways);
@@ -452,6 +472,7 @@ static void core_free(struct fcore *c)
 		free(c->lv[u].key);
 		free(c->lv[u].used);
 		free(c->lv[u].order);
+		index_free(&c->lv[u].ix);
 	}
 	for (unsigned s = 0; s < c->nsd; s++)
 		free(c->sd[s].q);
