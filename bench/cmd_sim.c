@@ -83,7 +83,8 @@ int cmd_sim(int argc, char **argv)
 	char err[320], cell[1024], cfg[4096], desc[256], b[16];
 	sqlite3 *db = NULL;
 	int64_t run_id = 0;
-	double t0;
+	double t0, cpu;
+	clock_t cpu0;
 	int ret;
 
 	sim_cfg_defaults(&c);
@@ -111,16 +112,19 @@ int cmd_sim(int argc, char **argv)
 		warning("sim: --sharedctx has no effect with tag '%s': only ctx2 shares TLB entries",
 			opt_choice_name(MODEL_TAG_CHOICES, m.tag, b, sizeof(b)));
 	t0 = now_s();
+	cpu0 = clock();
 	ret = c.reference ? model_reference(&m, &r, &st) : model_simulate(&m, &r, &st);
 	if (ret) {
 		error("sim: the model failed: %s", strerror(-ret));
 		return EX_FAIL;
 	}
+	cpu = (double)(clock() - cpu0) / CLOCKS_PER_SEC;
 	if (sim_result(&m, &r, &st, now_s() - t0, &res)) {
 		model_stats_free(&st);
 		error("sim: out of memory");
 		return EX_FAIL;
 	}
+	result_set_metric(&res, "model-cpu-s", cpu);
 	sim_cell(&c, &m, &r, cell, sizeof(cell));
 	sim_config_json(&c, &m, &r, cfg, sizeof(cfg));
 	meta = (struct run_meta){
