@@ -49,6 +49,8 @@ static const struct opt sim_opts[] = {
 	  .help = "seeded issue order: each strand issues N times per period, shuffled" },
 	{ "startup", OPT_UINT, O(startup), 0, 1u << 30, .metavar = "N", .def = "0",
 	  .help = "private start-up pages each task touches before its rounds" },
+	{ "walk-cycles", OPT_DOUBLE, O(walk_cycles), .dmin = 0, .dmax = 1e6, .metavar = "X",
+	  .def = "the machine's", .help = "cycles per page walk, for the est-* estimates only" },
 	{ "seed", OPT_UINT, O(seed), 0, 0, .metavar = "N", .def = "1",
 	  .help = "seed of every random stream (workloads, random replacement)" },
 	{ "zipf-theta", OPT_DOUBLE, O(zipf_theta), .dmin = 0.01, .dmax = 10, .metavar = "X",

@@ -20,6 +20,7 @@ void sim_cfg_defaults(struct sim_cfg *c)
 	c->seed = 1;
 	c->zipf_theta = 0.99;
 	c->place = MPLACE_SMT;
+	c->walk_cycles = -1;
 }
 
 int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
@@ -72,6 +73,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	}
 	if (c->cores)
 		m->cores = (unsigned)c->cores;
+	if (c->walk_cycles >= 0)
+		m->walk_cycles = c->walk_cycles;
 	memset(r, 0, sizeof(*r));
 	r->ops = workload_find(c->pattern);
 	if (!r->ops) {
@@ -263,8 +266,12 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	result_set_metric(res, "dtlb-misses-per-round",
 			  (double)model_total_walks(st) / (double)r->rounds);
 	result_set_metric(res, "est-translation-cycles", cycles);
-	if (m->ghz > 0)
+	if (m->ghz > 0) {
 		result_set_metric(res, "est-translation-s", cycles / (m->ghz * 1e9));
+		if (model_total_accesses(st))
+			result_set_metric(res, "est-translation-ns-per-access",
+					  cycles / (m->ghz * (double)model_total_accesses(st)));
+	}
 	return 0;
 }
 
