@@ -253,6 +253,10 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 		snprintf(err, errlen, "working set or rounds out of range");
 		return -EINVAL;
 	}
+	if ((uint64_t)r->jitter * m->strands > (1u << 24)) {
+		snprintf(err, errlen, "jitter times strands per core must be at most %u", 1u << 24);
+		return -EINVAL;
+	}
 	if (r->quantum < 1) {
 		snprintf(err, errlen, "quantum must be at least 1");
 		return -EINVAL;

@@ -302,10 +302,10 @@ out:
 	if (x.lv)
 		for (unsigned j = 0; j < m->cores * m->nlevels; j++)
 			free(x.lv[j].e);
-	for (unsigned c = 0; x.sched && c < m->cores; c++) {
+	for (unsigned c = 0; x.sched && c < m->cores; c++)
 		free(x.sched[c]);
+	for (unsigned c = 0; x.busy && c < m->cores; c++)
 		free(x.busy[c]);
-	}
 	free(x.sched);
 	free(x.busy);
 	free(x.slen);
