@@ -220,15 +220,21 @@ static void fill(void *p, size_t len, unsigned int seed)
 		w[i] = seed ^ (uint32_t)i;
 }
 
-static int verify(void *p, size_t len, unsigned int seed)
+/* Check [off, off + len) of a region filled from @p with fill(p, .., seed) */
+static int verify_range(void *p, size_t off, size_t len, unsigned int seed)
 {
 	uint32_t *w = p;
 	size_t i;
 
-	for (i = 0; i < len / sizeof(*w); i += 1024)
+	for (i = off / sizeof(*w); i < (off + len) / sizeof(*w); i += 1024)
 		if (w[i] != (seed ^ (uint32_t)i))
 			return 0;
 	return 1;
+}
+
+static int verify(void *p, size_t len, unsigned int seed)
+{
+	return verify_range(p, 0, len, seed);
 }
 
 /*
@@ -532,7 +538,7 @@ static void test_emulate(void)
 	      st.attached == st0.attached, "emu-partial-munmap-detach",
 	      "munmap %d sc %d nctx %d attached %ld", ok,
 	      self_has_sc(sga + HPAGE), st.nctx, st.attached);
-	check(verify(sga + HPAGE, HPAGE, 0xabc), "emu-data-after-detach",
+	check(verify_range(sga, HPAGE, HPAGE, 0xabc), "emu-data-after-detach",
 	      "data lost");
 	munmap(sga + HPAGE, HPAGE);
 	shmctl(id, IPC_RMID, NULL);
