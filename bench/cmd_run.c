@@ -32,6 +32,7 @@ static const struct opt run_opts[] = {
 	{ "pattern", OPT_STR, F(pattern), 0, 0, 0, 0, NULL, "NAME", "rounds", "access pattern (see 'sgabench workloads')" },
 	{ "rounds", OPT_UINT, F(rounds), 1, 1000000000000ULL, 0, 0, NULL, "N", "100", "rounds; a round is one access per page of the working set" },
 	{ "working-set", OPT_SIZE, F(ws_size), 4096, 1ULL << 42, 0, 0, NULL, "SIZE", "the SGA", "bytes of the SGA each task touches, from its start" },
+	{ "stride", OPT_SIZE, F(stride), 4096, 1ULL << 30, 0, 0, NULL, "SIZE", "the page size", "bytes between the words a task touches, a power of two (e.g. 4m for T2's 4 MiB TTEs on 8 MiB pages)" },
 	{ "seed", OPT_UINT, F(seed), 0, UINT64_MAX, 0, 0, NULL, "N", "1", "seed of every random stream (stored with the run)" },
 	{ "zipf-theta", OPT_DOUBLE, F(zipf_theta), 0, 0, 0.01, 5, NULL, "X", "0.99", "skew of --pattern zipf (not 1)" },
 	{ "cpus", OPT_STR, F(cpus), 0, 0, 0, 0, NULL, "LIST", NULL, "CPUs tasks may use, e.g. 0-3,8" },

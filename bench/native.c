@@ -475,7 +475,8 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 		.address = c->address, .hugetlbfs_dir = c->hugetlbfs, .sharedctx = c->sharedctx,
 		.mem_node = -1,
 	};
-	uint64_t unit = sga_page_bytes(c->page), ws = c->ws_size ? c->ws_size : c->sga_size;
+	uint64_t unit = c->stride ? c->stride : sga_page_bytes(c->page);
+	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size;
 	int ret;
 
 	pl->cfg = c;
@@ -487,10 +488,14 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 	ret = sga_check_size(&sc, err, errlen);
 	if (ret)
 		return ret;
+	if (unit & (unit - 1)) {
+		snprintf(err, errlen, "--stride must be a power of two");
+		return EX_USAGE;
+	}
 	for (pl->shift = 0; (1ull << pl->shift) < unit; pl->shift++)
 		;
 	if (ws > c->sga_size || ws % unit) {
-		snprintf(err, errlen, "--working-set must be a multiple of the page size and at most --sga-size");
+		snprintf(err, errlen, "--working-set must be a multiple of the page size (or --stride) and at most --sga-size");
 		return EX_USAGE;
 	}
 	pl->ws_pages = ws / unit;

@@ -37,6 +37,7 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 	json_str(&j, "pattern", c->pattern);
 	json_u64(&j, "rounds", c->rounds);
 	json_u64(&j, "working_set", c->ws_size);
+	json_u64(&j, "stride", c->stride);
 	json_u64(&j, "seed", c->seed);
 	json_dbl(&j, "zipf_theta", c->zipf_theta);
 	json_str(&j, "cpus", c->cpus);
@@ -60,7 +61,7 @@ char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 
 	snprintf(buf, len,
 		 "backend=native pattern=%s tasks=%llu threads=%d sga=%llu page=%s backing=%s "
-		 "align=%s sharedctx=%d rounds=%llu ws=%llu measure=%s access=%s first_touch=%s place=%s cpus=%s "
+		 "align=%s sharedctx=%d rounds=%llu ws=%llu stride=%llu measure=%s access=%s first_touch=%s place=%s cpus=%s "
 		 "mem_node=%s zipf_theta=%g",
 		 c->pattern, (unsigned long long)c->tasks, c->threads,
 		 (unsigned long long)c->sga_size,
@@ -68,6 +69,7 @@ char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 		 choice(SGA_BACKING_CHOICES, c->backing, b2, sizeof(b2)),
 		 choice(SGA_ALIGN_CHOICES, c->align, b3, sizeof(b3)), c->sharedctx,
 		 (unsigned long long)c->rounds, (unsigned long long)c->ws_size,
+		 (unsigned long long)c->stride,
 		 choice(MEASURE_CHOICES, c->measure, b4, sizeof(b4)),
 		 choice(ACCESS_CHOICES, c->access, b5, sizeof(b5)),
 		 choice(FIRST_TOUCH_CHOICES, c->first_touch, b6, sizeof(b6)),

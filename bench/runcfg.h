@@ -30,6 +30,7 @@ struct run_cfg {
 	const char *pattern;
 	uint64_t rounds;
 	uint64_t ws_size;	/* working set per task; 0 = the whole SGA */
+	uint64_t stride;	/* bytes between touched words; 0 = the page size */
 	uint64_t seed;
 	double zipf_theta;
 	const char *cpus;

@@ -31,6 +31,10 @@ run_sga run --tasks 2 --sga-size 16m --page-size 4k --working-set 4m --measure f
 is "working set: faults follow the pages touched (1024), not the SGA" \
 	"$(json '$.tasks[1].events."page-faults".raw')" 1024
 
+run_sga run --tasks 1 --sga-size 16m --page-size 4k --stride 16k --measure first-touch \
+	--events page-faults --no-store --json
+is "stride 16k: one access and one fault per 16 KiB (1024)" "$(json '$.tasks[0].events."page-faults".raw') $(json '$.tasks[0].accesses')" "1024 1024"
+
 run_sga run --tasks 2 --sga-size 16m --page-size 4k --rounds 5 --events page-faults \
 	--no-store --json
 is "window: no faults once the pages are touched" "$(json '$.totals."page-faults"')" 0

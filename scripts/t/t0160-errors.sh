@@ -32,6 +32,7 @@ expect_usage "bad placement" "--place" run --page-size 4k --sga-size 8m --place 
 expect_usage "NUMA node out of range" "--mem-node '7'" run --page-size 4k --sga-size 8m --mem-node 7 --no-store
 expect_usage "--json with --csv" "exclude each other" run --json --csv --no-store
 expect_usage "duplicate event" "given twice" run --page-size 4k --sga-size 8m --events task-clock,task-clock --no-store
+expect_usage "stride not a power of two" "--stride must be a power of two" run --page-size 4k --sga-size 8m --stride 12k --no-store
 
 # missing resources: exit 3 with the exact fix
 run_sga run --page-size 4k --sga-size 8m --events NO_SUCH_EVENT_XYZ --no-store
