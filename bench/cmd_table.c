@@ -5,6 +5,7 @@
  * else from the TLB model, beside the published figures.
  */
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "commands.h"
 #include "json.h"
 #include "log.h"
+#include "model/native_row.h"
 #include "model/simrun.h"
 #include "opt.h"
 #include "sharedctx.h"
@@ -33,6 +35,7 @@ static const double pub_shared[NROWS] = { 834, 881, 874, 958, 963, 1017, 4148 };
 
 struct table_cfg {
 	int backend;		/* 0 auto, 1 native, 2 model */
+	int native_normal;	/* try the native normal column even where no PMU is seen */
 	int json;
 	const char *db;
 	int no_store;
@@ -48,6 +51,8 @@ struct table_cfg {
 static const struct opt table_opts[] = {
 	{ "backend", OPT_CHOICE, O(backend), .choices = "auto|native|model", .def = "auto",
 	  .help = "native needs dTLB counters and a shared context; auto falls back to the model" },
+	{ "native-normal", OPT_FLAG, O(native_normal),
+	  .help = "also run the normal column natively beside the model (auto does where a PMU exists)" },
 	{ "working-set", OPT_SIZE, O(ws), 1, 0, .metavar = "SIZE", .def = "276m",
 	  .help = "per task (model); the inferred default is 69 T2 TTEs of 4 MiB" },
 	{ "jitter", OPT_UINT, O(jitter), 0, 1u << 20, .metavar = "N", .def = "4096",
@@ -70,7 +75,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Why the native backend cannot produce the table here, or NULL if it can. */
+/* Why the native backend cannot produce the whole table here, or NULL if it can. */
 static const char *native_reason(const struct sysinfo *si, int *can_count)
 {
 	*can_count = si->has_core_pmu;
@@ -79,8 +84,32 @@ static const char *native_reason(const struct sysinfo *si, int *can_count)
 	if (!SHAREDCTX_ARCH_HAS_FLAGS || strcmp(si->arch, "sparc64") != 0)
 		return "dTLB misses can be counted, but only sparc64 T2 or later with our kernel "
 		       "series offers a shared context";
-	return "running the table natively is not wired into 'table' yet: use "
-	       "'sgabench run --tasks 2 --sharedctx' per row";
+	return NULL;
+}
+
+/* Both columns (or the normal one) natively: 69 pages per task, as the model. */
+static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, const char *db, int both,
+		       double *normal, double *shared, char *why, size_t whylen)
+{
+	int sparc = SHAREDCTX_ARCH_HAS_FLAGS;
+	/* sparc64: one 4 MiB TTE touched per 8 MiB page; elsewhere 2 MiB pages */
+	struct native_row nr = { .page = sparc ? "8m" : "2m", .ws = sparc ? "552m" : "138m",
+				 .sga = sparc ? "552m" : "138m", .db = db, .label = tc->label };
+	/* two tasks must share one TLB: sibling strands, or one CPU time-sliced */
+	nr.place = si->threads_per_core > 1 ? "smt" : "same-cpu";
+	int ret = 0;
+
+	for (int i = 0; i < NROWS; i++) {
+		normal[i] = shared[i] = NAN;
+		nr.rounds = rows[i];
+		nr.sharedctx = 0;
+		if (!ret)
+			ret = native_row_run(&nr, &normal[i], why, whylen);
+		nr.sharedctx = 1;
+		if (!ret && both)
+			ret = native_row_run(&nr, &shared[i], why, whylen);
+	}
+	return ret;
 }
 
 /* One model run of the table: rounds, shared or not. Stores it unless db is NULL. */
@@ -135,15 +164,68 @@ static int table_run(const struct table_cfg *tc, const struct sysinfo *si, sqlit
 	return ret;
 }
 
+/* Print a count, or "n/a" when it is missing. */
+static void cell(double v, int width)
+{
+	if (isnan(v))
+		printf(" %*s", width, "n/a");
+	else
+		printf(" %*.0f", width, v);
+}
+
+/* Write the table as JSON. */
+static void table_json(const struct table_cfg *tc, const char *backend, const char *reason,
+		       int can_count, const double *normal, const double *shared,
+		       const double *nat, const char *nat_why, double secs, double slope,
+		       int ok_slope, int ok_flat, int ok_first)
+{
+	struct json j;
+
+	json_init(&j, stdout, 1);
+	json_obj_open(&j, NULL);
+	json_str(&j, "tool_version", SGA_VERSION);
+	json_str(&j, "backend", backend);
+	json_str(&j, "native_unavailable", reason);
+	json_bool(&j, "native_can_count", can_count);
+	json_str(&j, "native_normal_missing", nat_why);
+	json_u64(&j, "working_set", tc->ws);
+	json_u64(&j, "jitter", tc->jitter);
+	json_u64(&j, "startup_pages", tc->startup);
+	json_u64(&j, "seed", tc->seed);
+	json_dbl(&j, "seconds", secs);
+	json_arr_open(&j, "rows");
+	for (int i = 0; i < NROWS; i++) {
+		json_obj_open(&j, NULL);
+		json_u64(&j, "rounds", rows[i]);
+		json_dbl(&j, "normal", normal[i]);
+		json_dbl(&j, "normal_published", pub_normal[i]);
+		json_dbl(&j, "normal_ratio", normal[i] / pub_normal[i]);
+		json_dbl(&j, "shared", shared[i]);
+		json_dbl(&j, "shared_published", pub_shared[i]);
+		json_dbl(&j, "shared_ratio", shared[i] / pub_shared[i]);
+		if (nat)
+			json_dbl(&j, "native_normal", nat[i]);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_dbl(&j, "slope", slope);
+	json_bool(&j, "slope_within_10pct", ok_slope);
+	json_bool(&j, "shared_flat", ok_flat);
+	json_bool(&j, "first_row_within_2x", ok_first);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
 int cmd_table(int argc, char **argv)
 {
 	struct table_cfg tc = { .ws = TABLE_WS, .jitter = TABLE_JITTER, .startup = TABLE_STARTUP,
 				.seed = 1, .label = "table" };
-	double normal[NROWS], shared[NROWS], t0, secs, slope;
-	const char *reason, *path;
+	double normal[NROWS], shared[NROWS], nat[NROWS], unused[NROWS], t0, secs, slope;
+	const char *reason, *path, *backend = "model:ultrasparc-t2";
+	char why[320] = "";
 	struct sysinfo si;
 	sqlite3 *db = NULL;
-	int ret, can_count, ok_slope, ok_flat, ok_first;
+	int ret, can_count, ok_slope, ok_flat, ok_first, native = 0, beside = 0;
 
 	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
 	if (ret == OPT_HELP_SHOWN)
@@ -152,11 +234,13 @@ int cmd_table(int argc, char **argv)
 		return ret;
 	sysinfo_collect(&si);
 	reason = native_reason(&si, &can_count);
-	if (tc.backend == 1) {
+	if (tc.backend == 1 && reason) {
 		error("table: the native backend is not available here: %s", reason);
 		hint("use --backend model (or auto) to reproduce the table with the TLB model");
 		return EX_RESOURCE;
 	}
+	native = tc.backend == 1 || (tc.backend == 0 && !reason);
+	beside = !native && tc.backend != 2 && (can_count || tc.native_normal);
 	path = tc.db ? tc.db : STORE_DEFAULT_PATH;
 	if (!tc.no_store) {
 		ret = store_open(path, &db);
@@ -164,12 +248,25 @@ int cmd_table(int argc, char **argv)
 			return ret;
 	}
 	t0 = now_s();
-	for (int i = 0; i < NROWS; i++) {
-		ret = table_run(&tc, &si, db, rows[i], 0, &normal[i]);
-		if (!ret)
-			ret = table_run(&tc, &si, db, rows[i], 1, &shared[i]);
-		if (ret)
+	if (native) {
+		backend = "native";
+		ret = native_rows(&tc, &si, db ? path : NULL, 1, normal, shared, why, sizeof(why));
+		if (ret) {
+			error("table: native run failed: %s", why);
+			ret = ret > 0 ? ret : EX_FAIL;
 			goto out;
+		}
+	} else {
+		for (int i = 0; i < NROWS; i++) {
+			ret = table_run(&tc, &si, db, rows[i], 0, &normal[i]);
+			if (!ret)
+				ret = table_run(&tc, &si, db, rows[i], 1, &shared[i]);
+			if (ret)
+				goto out;
+		}
+		/* a native normal column that cannot be counted is shown as n/a, with why */
+		if (beside && !native_rows(&tc, &si, db ? path : NULL, 0, nat, unused, why, sizeof(why)))
+			why[0] = '\0';
 	}
 	secs = now_s() - t0;
 	slope = (normal[NROWS - 1] - normal[0]) / (double)(rows[NROWS - 1] - rows[0]);
@@ -178,64 +275,49 @@ int cmd_table(int argc, char **argv)
 	ok_first = normal[0] >= pub_normal[0] / 2 && normal[0] <= pub_normal[0] * 2 &&
 		   shared[0] >= pub_shared[0] / 2 && shared[0] <= pub_shared[0] * 2;
 	if (tc.json) {
-		struct json j;
-
-		json_init(&j, stdout, 1);
-		json_obj_open(&j, NULL);
-		json_str(&j, "tool_version", SGA_VERSION);
-		json_str(&j, "backend", "model:ultrasparc-t2");
-		json_str(&j, "native_unavailable", reason);
-		json_bool(&j, "native_can_count", can_count);
-		json_u64(&j, "working_set", tc.ws);
-		json_u64(&j, "jitter", tc.jitter);
-		json_u64(&j, "startup_pages", tc.startup);
-		json_u64(&j, "seed", tc.seed);
-		json_dbl(&j, "seconds", secs);
-		json_arr_open(&j, "rows");
-		for (int i = 0; i < NROWS; i++) {
-			json_obj_open(&j, NULL);
-			json_u64(&j, "rounds", rows[i]);
-			json_dbl(&j, "normal", normal[i]);
-			json_dbl(&j, "normal_published", pub_normal[i]);
-			json_dbl(&j, "normal_ratio", normal[i] / pub_normal[i]);
-			json_dbl(&j, "shared", shared[i]);
-			json_dbl(&j, "shared_published", pub_shared[i]);
-			json_dbl(&j, "shared_ratio", shared[i] / pub_shared[i]);
-			json_obj_close(&j);
-		}
-		json_arr_close(&j);
-		json_dbl(&j, "slope", slope);
-		json_bool(&j, "slope_within_10pct", ok_slope);
-		json_bool(&j, "shared_flat", ok_flat);
-		json_bool(&j, "first_row_within_2x", ok_first);
-		json_obj_close(&j);
-		json_end(&j);
+		table_json(&tc, backend, reason, can_count, normal, shared, beside ? nat : NULL,
+			   beside && why[0] ? why : NULL, secs, slope, ok_slope, ok_flat, ok_first);
 	} else {
-		printf("backend: model:ultrasparc-t2 (native not available: %s)\n", reason);
-		if (can_count)
-			printf("note: this machine can count dTLB misses natively but cannot share a context; "
-			       "run 'sgabench run --tasks 2' for a native normal column\n");
-		printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
-		       "jitter %llu, %llu start-up pages per task, seed %llu\n\n",
-		       (unsigned long long)(tc.ws >> 20), (unsigned long long)tc.jitter,
-		       (unsigned long long)tc.startup, (unsigned long long)tc.seed);
-		printf("%9s | %12s %12s %6s | %10s %10s %6s\n", "rounds", "normal", "published",
+		if (native)
+			printf("backend: native (2 tasks on one core, 69 pages per task)\n\n");
+		else
+			printf("backend: model:ultrasparc-t2 (native not available: %s)\n", reason ? reason :
+			       "--backend model");
+		if (!native)
+			printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
+			       "jitter %llu, %llu start-up pages per task, seed %llu\n\n",
+			       (unsigned long long)(tc.ws >> 20), (unsigned long long)tc.jitter,
+			       (unsigned long long)tc.startup, (unsigned long long)tc.seed);
+		printf("%9s | %12s %12s %6s | %10s %10s %6s", "rounds", "normal", "published",
 		       "ratio", "shared", "published", "ratio");
-		for (int i = 0; i < NROWS; i++)
-			printf("%9llu | %12.0f %12.0f %6.2f | %10.0f %10.0f %6.2f\n",
-			       (unsigned long long)rows[i], normal[i], pub_normal[i],
-			       normal[i] / pub_normal[i], shared[i], pub_shared[i],
-			       shared[i] / pub_shared[i]);
+		printf(beside ? " | %12s\n" : "\n", "native normal");
+		for (int i = 0; i < NROWS; i++) {
+			printf("%9llu |", (unsigned long long)rows[i]);
+			cell(normal[i], 12);
+			printf(" %12.0f %6.2f |", pub_normal[i], normal[i] / pub_normal[i]);
+			cell(shared[i], 10);
+			printf(" %10.0f %6.2f", pub_shared[i], shared[i] / pub_shared[i]);
+			if (beside) {
+				printf(" |");
+				cell(nat[i], 12);
+			}
+			putchar('\n');
+		}
+		if (beside && why[0])
+			printf("native normal: %s\n", why);
+		else if (beside)
+			printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
+			       "(no shared context here); not comparable with the T2 figures\n");
 		printf("\nslope %.2f misses/round (published %.1f): %s\n", slope, PUB_SLOPE,
 		       ok_slope ? "within 10%" : "OUTSIDE 10%");
 		printf("shared at 1,000,000 rounds: %.4f%% of normal: %s\n",
 		       100 * shared[NROWS - 1] / normal[NROWS - 1], ok_flat ? "flat (< 1%)" : "NOT flat");
 		printf("first row within a factor of 2 of 771 / 834: %s\n", ok_first ? "yes" : "NO");
-		printf("verdict: %s; simulated in %.2f s%s\n",
-		       ok_slope && ok_flat && ok_first ? "reproduced" : "NOT reproduced", secs,
-		       db ? "" : " (not stored)");
+		printf("verdict: %s; %s in %.2f s%s\n",
+		       ok_slope && ok_flat && ok_first ? "reproduced" : "NOT reproduced",
+		       native ? "measured" : "simulated", secs, db ? "" : " (not stored)");
 		if (db)
-			printf("stored: %d runs in %s, label '%s'\n", 2 * NROWS, path, tc.label);
+			printf("stored in %s, label '%s'\n", path, tc.label);
 	}
 	ret = ok_slope && ok_flat && ok_first ? EX_OK : EX_FAIL;
 out:

@@ -108,6 +108,7 @@ int main(void)
 	const char *badtlb[] = { "sim", "--tlb", "l1d:64,3way,lru", "--no-store", NULL };
 	const char *table[] = { "table", "--db", db, "--json", NULL };
 	const char *native[] = { "table", "--backend", "native", "--no-store", NULL };
+	const char *beside[] = { "table", "--native-normal", "--no-store", "--json", NULL };
 	struct sysinfo si;
 	sqlite3 *h;
 	char sql[512];
@@ -162,6 +163,18 @@ int main(void)
 		skip("this machine has a PMU: the native refusal is not checked");
 	else
 		is_u64(call(cmd_table, native), EX_RESOURCE, "table --backend native: exit 3 without a PMU");
+	if (si.has_core_pmu) {
+		skip("this machine has a PMU: the missing native column is not checked");
+	} else if (access("bench/sgabench", X_OK)) {
+		skip("bench/sgabench not built: the native column is not checked");
+	} else if (setenv("SGABENCH", "bench/sgabench", 1) == 0 &&
+		   sqlite3_open(":memory:", &h) == SQLITE_OK) {
+		is_u64(call(cmd_table, beside), EX_OK, "table --native-normal still reproduces from the model");
+		is_u64(qjson(h, "SELECT json_extract(?1, '$.rows[0].native_normal') IS NULL AND"
+				" json_extract(?1, '$.native_normal_missing') LIKE '%no-pmu%'"), 1,
+		       "the native normal column is missing with the reason no-pmu, never 0");
+		sqlite3_close(h);
+	}
 
 	unlink(out);
 	snprintf(sql, sizeof(sql), "rm -rf '%s'", dir);
