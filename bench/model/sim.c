@@ -1,6 +1,6 @@
 /*
  * sim.c - the fast simulator. Same semantics as ref.c (see model.h), with
- * three differences that change no result:
+ * four differences that change no result:
  *  - streams are read in chunks, not one index at a time;
  *  - LRU keeps each set's ways in recency order instead of timestamps, so
  *    the whole TLB state is a canonical byte string;
@@ -11,66 +11,17 @@
  *    the evolution from it repeats too, so whole periods are skipped by
  *    adding the period's per-task counts k times, for the largest k that
  *    leaves every task at least one access beyond the skipped periods (a
- *    task ending changes the schedule, so it must be simulated).
+ *    task ending changes the schedule, so it must be simulated); period.c;
+ *  - sets wider than 8 ways are searched through a hash index (index.c).
  * Cores share nothing, so each is simulated on its own, start to end.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "index.h"
-#include "model.h"
+#include "sim_int.h"
 
 #define SHARED_CTX 0x1fffull
-#define INVALID UINT64_MAX
 #define CHUNK 512
-
-struct flevel {
-	unsigned k;		/* index in the machine's levels */
-	unsigned sets, ways, repl;
-	uint64_t *key;		/* tag << 32 | page, INVALID when empty */
-	uint8_t *used;		/* NRU used bits */
-	uint16_t *order;	/* LRU: each set's ways, most recent first */
-	struct tlb_index ix;	/* key -> slot, for sets too wide to scan */
-	int use_ix;
-	struct rng rng;
-};
-
-struct ftask {
-	struct wl_stream s;
-	uint32_t *buf;
-	unsigned bpos, blen;
-	uint64_t left, init_left;
-	uint64_t startup_left;	/* private start-up pages still to touch */
-	uint64_t pkey;		/* tag of private pages */
-	uint32_t proc;
-	uint64_t key0, key1, ikey;	/* tags, shifted into place */
-	int has1;
-};
-
-struct fstrand {
-	unsigned s;		/* strand number */
-	unsigned *q;		/* its tasks in index order */
-	unsigned n, cur;
-	int idle;
-	uint64_t qleft;
-};
-
-struct fcore {
-	const struct model_machine *m;
-	const struct model_run *r;
-	struct model_stats *st;
-	struct ftask *t;	/* all tasks */
-	struct flevel lv[MODEL_LEVELS];
-	unsigned nlv;
-	struct fstrand *sd;
-	unsigned nsd;
-	unsigned *tasks;	/* the tasks on this core, in index order */
-	unsigned ntasks;
-	unsigned *sched, slen;	/* issue order (model_schedule) */
-	uint64_t pos;		/* slots issued so far */
-	unsigned spos;		/* pos modulo slen: the next slot */
-	unsigned nbusy;		/* strands not idle */
-};
 
 static uint32_t next_page(struct ftask *t, uint64_t startup)
 {
@@ -223,169 +174,25 @@ static void after(struct fcore *c, struct fstrand *d)
 		flush_strand(c, d->s);
 }
 
-/* Bytes of the canonical state of core c. */
-static size_t state_size(const struct fcore *c)
-{
-	size_t n = 0;
-
-	for (unsigned u = 0; u < c->nlv; u++) {
-		size_t e = (size_t)c->lv[u].sets * c->lv[u].ways;
-
-		n += e * (sizeof(uint64_t) + 1 + sizeof(uint16_t));
-	}
-	return n + c->nsd * (sizeof(uint64_t) + 2 * sizeof(unsigned)) +
-	       (c->ntasks + 1) * sizeof(uint64_t);
-}
-
-/* Write core c's canonical state into buf (state_size bytes). */
-static void state_write(const struct fcore *c, unsigned char *buf)
-{
-	unsigned char *p = buf;
-
-	for (unsigned u = 0; u < c->nlv; u++) {
-		const struct flevel *l = &c->lv[u];
-		size_t e = (size_t)l->sets * l->ways;
-
-		memcpy(p, l->key, e * sizeof(uint64_t));
-		p += e * sizeof(uint64_t);
-		memcpy(p, l->used, e);
-		p += e;
-		memcpy(p, l->order, e * sizeof(uint16_t));
-		p += e * sizeof(uint16_t);
-	}
-	for (unsigned s = 0; s < c->nsd; s++) {
-		unsigned v[2] = { c->sd[s].cur, (unsigned)c->sd[s].idle };
-		/* a strand with one task never switches: its quantum changes nothing */
-		uint64_t q = c->sd[s].n > 1 ? c->sd[s].qleft : 0;
-
-		memcpy(p, v, sizeof(v));
-		p += sizeof(v);
-		memcpy(p, &q, sizeof(uint64_t));
-		p += sizeof(uint64_t);
-	}
-	for (unsigned j = 0; j < c->ntasks; j++) {
-		const struct ftask *t = &c->t[c->tasks[j]];
-		/* position within the round, and whether it has ended */
-		uint64_t done = t->init_left - t->left, v;
-
-		if (!t->left)
-			v = UINT64_MAX;
-		else if (done < c->r->startup)
-			v = (1ull << 63) | done;
-		else
-			v = (done - c->r->startup) % c->r->pages;
-
-		memcpy(p, &v, sizeof(v));
-		p += sizeof(v);
-	}
-	{
-		uint64_t v = c->spos;	/* where the issue order stands */
-
-		memcpy(p, &v, sizeof(v));
-	}
-}
-
-struct detect {
-	int on;
-	size_t size;
-	unsigned char *saved, *now;
-	struct model_task *saved_st;	/* per task on the core */
-	uint64_t *saved_left;
-	uint64_t saved_pos, last_ck, power, lam;
-	uint64_t last_seen;	/* the anchor's progress at the last look */
-	int have;
-};
-
-/* Skip k whole periods: the counts since the saved state, k times over. */
-static void skip_periods(struct fcore *c, struct detect *d)
-{
-	uint64_t k = UINT64_MAX;
-
-	for (unsigned j = 0; j < c->ntasks; j++) {
-		uint64_t left = c->t[c->tasks[j]].left, dl = d->saved_left[j] - left;
-
-		if (dl && (left - 1) / dl < k)
-			k = (left - 1) / dl;
-	}
-	if (k == UINT64_MAX || k == 0)
-		return;
-	for (unsigned j = 0; j < c->ntasks; j++) {
-		struct model_task *now = &c->st->task[c->tasks[j]], *was = &d->saved_st[j];
-		struct ftask *t = &c->t[c->tasks[j]];
-		uint64_t dl = d->saved_left[j] - t->left;
-
-		c->st->skipped_accesses += k * dl;
-		t->left -= k * dl;
-		now->walks += k * (now->walks - was->walks);
-		now->switches += k * (now->switches - was->switches);
-		now->accesses += k * (now->accesses - was->accesses);
-		for (unsigned l = 0; l < MODEL_LEVELS; l++) {
-			now->probes[l] += k * (now->probes[l] - was->probes[l]);
-			now->misses[l] += k * (now->misses[l] - was->misses[l]);
-		}
-	}
-	c->st->period_cycles = c->pos - d->saved_pos;
-	c->pos += k * (c->pos - d->saved_pos);
-}
-
-/* Before a slot: a checkpoint when the core's first task is at a round boundary. */
-static void checkpoint(struct fcore *c, struct detect *d)
-{
-	const struct ftask *a = &c->t[c->tasks[0]];
-	uint64_t done = a->init_left - a->left;
-
-	if (done == d->last_seen)
-		return;
-	d->last_seen = done;
-	if (!a->left || done < c->r->startup || (done - c->r->startup) % c->r->pages ||
-	    done == d->last_ck)
-		return;
-	d->last_ck = done;
-	state_write(c, d->now);
-	if (d->have && memcmp(d->now, d->saved, d->size) == 0) {
-		skip_periods(c, d);
-		d->on = 0;
-		return;
-	}
-	if (++d->lam < d->power && d->have)
-		return;
-	memcpy(d->saved, d->now, d->size);
-	for (unsigned j = 0; j < c->ntasks; j++) {
-		d->saved_st[j] = c->st->task[c->tasks[j]];
-		d->saved_left[j] = c->t[c->tasks[j]].left;
-	}
-	d->saved_pos = c->pos;
-	d->have = 1;
-	d->power *= 2;
-	d->lam = 0;
-}
 
 /* Simulate core c to the end: one access per slot of the issue order. */
 static int run_core(struct fcore *c, unsigned cn, int periodic)
 {
-	struct detect d = { .on = periodic, .power = 1, .last_ck = UINT64_MAX,
-			    .last_seen = UINT64_MAX };
+	struct detect d = { .on = periodic };
 	int ret = -ENOMEM;
 
 	c->sched = model_schedule(c->r, cn, c->nsd, &c->slen);
 	if (!c->sched)
 		goto out;
-	if (d.on) {
-		d.size = state_size(c);
-		d.saved = malloc(d.size);
-		d.now = malloc(d.size);
-		d.saved_st = malloc(c->ntasks * sizeof(*d.saved_st));
-		d.saved_left = malloc(c->ntasks * sizeof(*d.saved_left));
-		if (!d.saved || !d.now || !d.saved_st || !d.saved_left)
-			goto out;
-	}
+	if (d.on && period_init(&d, c))
+		goto out;
 	c->nbusy = c->nsd;
 	while (c->nbusy) {
 		struct fstrand *sd;
 		unsigned i;
 
 		if (d.on)
-			checkpoint(c, &d);
+			period_check(c, &d);
 		sd = &c->sd[c->sched[c->spos]];
 		if (++c->spos == c->slen)
 			c->spos = 0;
@@ -401,10 +208,7 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 	ret = 0;
 out:
 	free(c->sched);
-	free(d.saved);
-	free(d.now);
-	free(d.saved_st);
-	free(d.saved_left);
+	period_free(&d);
 	return ret;
 }
 

@@ -1,0 +1,82 @@
+/*
+ * sim_int.h - the fast simulator's state, shared by sim.c (stepping) and
+ * period.c (exact period detection and skipping). Internal to bench/model.
+ */
+#ifndef SGA_MODEL_SIM_INT_H
+#define SGA_MODEL_SIM_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "index.h"
+#include "model.h"
+
+#define INVALID UINT64_MAX
+
+struct flevel {
+	unsigned k;		/* index in the machine's levels */
+	unsigned sets, ways, repl;
+	uint64_t *key;		/* tag << 32 | page, INVALID when empty */
+	uint8_t *used;		/* NRU used bits */
+	uint16_t *order;	/* LRU: each set's ways, most recent first */
+	struct tlb_index ix;	/* key -> slot, for sets too wide to scan */
+	int use_ix;
+	struct rng rng;
+};
+
+struct ftask {
+	struct wl_stream s;
+	uint32_t *buf;
+	unsigned bpos, blen;
+	uint64_t left, init_left;
+	uint64_t startup_left;	/* private start-up pages still to touch */
+	uint64_t pkey;		/* tag of private pages */
+	uint32_t proc;
+	uint64_t key0, key1, ikey;	/* tags, shifted into place */
+	int has1;
+};
+
+struct fstrand {
+	unsigned s;		/* strand number */
+	unsigned *q;		/* its tasks in index order */
+	unsigned n, cur;
+	int idle;
+	uint64_t qleft;
+};
+
+struct fcore {
+	const struct model_machine *m;
+	const struct model_run *r;
+	struct model_stats *st;
+	struct ftask *t;	/* all tasks */
+	struct flevel lv[MODEL_LEVELS];
+	unsigned nlv;
+	struct fstrand *sd;
+	unsigned nsd;
+	unsigned *tasks;	/* the tasks on this core, in index order */
+	unsigned ntasks;
+	unsigned *sched, slen;	/* issue order (model_schedule) */
+	uint64_t pos;		/* slots issued so far */
+	unsigned spos;		/* pos modulo slen: the next slot */
+	unsigned nbusy;		/* strands not idle */
+};
+
+struct detect {
+	int on;
+	size_t size;
+	unsigned char *saved, *now;
+	struct model_task *saved_st;	/* per task on the core */
+	uint64_t *saved_left;
+	uint64_t saved_pos, last_ck, power, lam;
+	uint64_t last_seen;	/* the anchor's progress at the last look */
+	int have;
+};
+
+/* Start detection for core c (state size from its levels, strands and
+ * tasks). d->on must be set by the caller. Returns 0 or -ENOMEM. */
+int period_init(struct detect *d, const struct fcore *c);
+void period_free(struct detect *d);
+/* Before each slot: at a round boundary of the core's first task, compare
+ * the state with the saved one; on a repeat, skip whole periods and stop. */
+void period_check(struct fcore *c, struct detect *d);
+
+#endif
