@@ -102,8 +102,10 @@ static void human_metric(FILE *f, const char *n, double x)
 		snprintf(b, sizeof(b), "%.4f s", x);
 	else if (strcmp(unit, "/s") == 0)
 		snprintf(b, sizeof(b), "%.4g", x);
-	else
+	else if (x == floor(x) && fabs(x) < 1e15)
 		snprintf(b, sizeof(b), "%.0f", x);
+	else
+		snprintf(b, sizeof(b), "%.6g", x);
 	fprintf(f, "  %-24s %16s   %s\n", n, b, what);
 }
 

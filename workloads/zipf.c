@@ -62,6 +62,8 @@ static int zipf_open(struct wl_stream *s)
 	/* The layout of hot pages depends on the run seed only, not the task. */
 	rng_seed(&r, s->p.seed, 0x21bf);
 	z->mul = (rng_next(&r) | 1) % s->p.pages;
+	if (s->p.pages == 1)
+		z->mul = 1;	/* everything maps to page 0 */
 	while (z->mul == 0 || gcd(z->mul, s->p.pages) != 1)
 		z->mul = (z->mul + 1) % s->p.pages;
 	z->add = rng_below(&r, s->p.pages);

@@ -32,6 +32,7 @@ int main(void)
 	uint32_t *a, *b;
 	struct wl_stream s;
 	struct wl_params bad = { .pages = 0, .rounds = 1, .ntasks = 1 };
+	uint32_t one[8];
 
 	ok(workload_find("rounds") && workload_find("random") && workload_find("zipf") &&
 	   workload_find("chase") && !workload_find("nope"), "registry lists the four patterns");
@@ -39,6 +40,18 @@ int main(void)
 	bad.pages = 4;
 	bad.task = 1;
 	ok(wl_open(&s, workload_find("rounds"), &bad) != 0, "task >= ntasks refused");
+
+	for (int w = 0; workload_registry[w]; w++) {
+		struct wl_params p1 = { .pages = 1, .rounds = 8, .seed = 3, .ntasks = 1, .zipf_theta = 0.99 };
+		int zero = 1;
+
+		ok(wl_open(&s, workload_registry[w], &p1) == 0 && wl_fill(&s, one, 8) == 8,
+		   "%s: a one-page working set works", workload_registry[w]->name);
+		for (int i = 0; i < 8; i++)
+			zero &= one[i] == 0;
+		ok(zero, "%s: and touches page 0 only", workload_registry[w]->name);
+		wl_close(&s);
+	}
 
 	/* rounds: 0..P-1 each round, exactly. */
 	a = gen("rounds", 5, 3, 1, 0, 4, &n1);
