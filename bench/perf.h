@@ -16,8 +16,13 @@
 #define PERF_DEFAULT_EVENTS "dTLB-load-misses,dTLB-loads,iTLB-load-misses,cycles,instructions," \
 	"page-faults,minor-faults,context-switches,cpu-migrations,task-clock"
 
-/* Which group an event joins: hardware, user-only software, scheduler software. */
-enum perf_group { PG_HW, PG_SW, PG_SCHED, PG_NGROUPS };
+/*
+ * Which group an event joins: hardware, user-only software (faults),
+ * scheduler software, and the task clock on its own: as a member of a
+ * group led by page-faults it reads 0 for unprivileged users (seen on
+ * 6.18 with perf_event_paranoid 2), so it leads its own group.
+ */
+enum perf_group { PG_HW, PG_SW, PG_SCHED, PG_CLOCK, PG_NGROUPS };
 
 struct perf_spec {
 	char name[64];			/* as the user wrote it */

@@ -47,4 +47,24 @@ run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --no-store --requi
 is "--require of a software event succeeds" "$rc" 0
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --no-store --events page-faults --require cycles
 is "--require of an event not in --events is a usage error" "$rc" 2
+
+# Unprivileged: with perf_event_paranoid >= 2 the scheduler events (which must
+# count kernel-side) are refused: missing with reason "permission". The task
+# clock must still count (it once read 0 as a member of the faults group).
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && [ "$paranoid" -ge 2 ]; then
+	cp "$SGABENCH" "$TMPD/sgab"
+	chmod 755 "$TMPD" "$TMPD/sgab"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TMPD/sgab" run --tasks 2 --sga-size 8m \
+		--page-size 4k --rounds 50 --no-store --json >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+	is "unprivileged run succeeds" "$rc" 0
+	is "unprivileged: context-switches missing with reason permission" "$(json '$.missing."context-switches"')" permission
+	ok "unprivileged: task-clock counted in every task" test "$(json '$.tasks[1].events."task-clock".raw')" -gt 0
+elif [ "$(id -u)" -ne 0 ] && [ "$paranoid" -ge 2 ]; then
+	run_sga run --tasks 2 --sga-size 8m --page-size 4k --rounds 50 --no-store --json
+	is "unprivileged: context-switches missing with reason permission" "$(json '$.missing."context-switches"')" permission
+else
+	skip "unprivileged run" "needs root with setpriv, or an unprivileged user, and perf_event_paranoid >= 2"
+fi
 done_testing
