@@ -107,6 +107,20 @@ static int check_required(const struct run_cfg *c, struct run_result *r)
 	return 0;
 }
 
+/*
+ * The kernel may accept MAP_SHAREDCTX and still leave a mapping private;
+ * only the smaps flag proves sharing. Say loudly when some tasks lack it
+ * (the count is stored as the sharedctx-tasks metric).
+ */
+static void warn_sharedctx(const struct run_cfg *c, const struct run_result *r)
+{
+	for (unsigned i = 0; i < r->nmetrics; i++)
+		if (strcmp(r->metric[i].name, "sharedctx-tasks") == 0 && r->metric[i].value < (double)c->tasks)
+			warning("run: only %.0f of %llu tasks got a shared MMU context (smaps flag 'sc'); "
+				"the others mapped the SGA privately", r->metric[i].value,
+				(unsigned long long)c->tasks);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_cfg c;
@@ -165,6 +179,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!ret)
 		ret = check_required(&c, &r);
+	if (!ret && c.sharedctx)
+		warn_sharedctx(&c, &r);
 	r.wall_s = now_s() - t0;
 	if (!strcmp(r.status, "ok"))
 		result_set_metric(&r, "wall-s", r.wall_s);

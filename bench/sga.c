@@ -366,6 +366,16 @@ int sga_create(struct sga *s, const struct sga_cfg *cfg, char *err, size_t errle
 	return 0;
 }
 
+/* Describe a failed attach; a refused shared context gets its own words. */
+static void attach_error(const struct sga *s, const char *call, int e, char *err, size_t errlen)
+{
+	if (s->cfg.sharedctx && e == EOPNOTSUPP)
+		snprintf(err, errlen, "not supported here: the kernel refused the shared MMU context "
+			 "(%s: EOPNOTSUPP); it needs SPARC M7 or later running the kernel/ series", call);
+	else
+		snprintf(err, errlen, "%s at 0x%llx: %s", call, (unsigned long long)s->addr, strerror(e));
+}
+
 void *sga_attach(struct sga *s, char *err, size_t errlen)
 {
 	void *want = (void *)s->addr, *p;
@@ -377,8 +387,7 @@ void *sga_attach(struct sga *s, char *err, size_t errlen)
 			flags |= SHAREDCTX_SHM_FLAG;
 		p = shmat(s->shmid, want, flags);
 		if (p == (void *)-1) {
-			snprintf(err, errlen, "shmat at 0x%llx: %s", (unsigned long long)s->addr,
-				 strerror(errno));
+			attach_error(s, "shmat", errno, err, errlen);
 			return NULL;
 		}
 		/* The creator's attachment came along with fork; drop it. */
@@ -391,8 +400,7 @@ void *sga_attach(struct sga *s, char *err, size_t errlen)
 			flags |= SHAREDCTX_MAP_FLAG;
 		p = mmap(want, s->cfg.size, PROT_READ | PROT_WRITE, flags, s->fd, 0);
 		if (p == MAP_FAILED) {
-			snprintf(err, errlen, "mmap at 0x%llx: %s", (unsigned long long)s->addr,
-				 strerror(errno));
+			attach_error(s, "mmap", errno, err, errlen);
 			return NULL;
 		}
 		if (s->creator_map)
