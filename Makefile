@@ -39,7 +39,7 @@ MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 SGABENCH := bench/sgabench
 
-.PHONY: all run check test bench deps deps-check kernel-check clean shellcheck
+.PHONY: all run check test bench deps kernel-check kernel-check-quick clean shellcheck
 
 all: $(SGABENCH) $(TEST_BIN) $(MICRO_BIN)
 
@@ -88,6 +88,9 @@ bench:
 
 kernel-check:
 	$(Q)sh kernel/check --full
+
+kernel-check-quick:
+	$(Q)sh kernel/check --quick
 
 shellcheck:
 	$(Q)sh scripts/t/t0900-shellcheck.sh
