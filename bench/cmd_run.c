@@ -202,13 +202,7 @@ int cmd_run(int argc, char **argv)
 	m.label = c.label;
 	m.config_json = runcfg_json(&c, cfgjson, sizeof(cfgjson));
 	if (db) {
-		/* A failed run is stored only as a row marked failed, without values. */
-		unsigned nt = r.ntasks;
-
-		if (strcmp(r.status, "ok") != 0)
-			r.ntasks = 0;
 		sret = store_put_run(db, &si, &m, &r, &run_id);
-		r.ntasks = nt;
 		if (sret && !ret)
 			ret = EX_FAIL;
 	}

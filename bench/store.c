@@ -358,13 +358,15 @@ static int put_metrics(sqlite3 *db, int64_t run_id, const struct run_result *r)
 int store_put_run(sqlite3 *db, const struct sysinfo *si, const struct run_meta *m,
 		  const struct run_result *r, int64_t *run_id)
 {
+	/* A failed run is kept only as its row with the reason: its values are not trusted. */
+	int ok = !r->status[0] || strcmp(r->status, "ok") == 0;
 	int64_t machine_id, id = 0;
 
 	if (store_exec(db, "BEGIN IMMEDIATE"))
 		return -1;
 	if (put_machine(db, si, &machine_id) ||
 	    put_run_row(db, machine_id, m, r, &id) ||
-	    put_tasks(db, id, r) || put_metrics(db, id, r)) {
+	    (ok && (put_tasks(db, id, r) || put_metrics(db, id, r)))) {
 		error("database: storing run %s: %s", r->uuid, sqlite3_errmsg(db));
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;

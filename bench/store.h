@@ -56,7 +56,8 @@ int store_migrate(sqlite3 *db);
 
 /*
  * Insert (or find) the machine with si's fingerprint, then the run with all
- * its tasks, values and metrics, in one transaction. On success *run_id is
+ * its tasks, values and metrics, in one transaction. A run whose status is
+ * not "ok" is stored as its row alone (status and reason, no values). On success *run_id is
  * the new row id. Returns 0 or -1 (message printed, nothing written).
  */
 int store_put_run(sqlite3 *db, const struct sysinfo *si, const struct run_meta *m,

@@ -101,6 +101,14 @@ int main(void)
 	make_result(&r, tasks, "33333333-3333-4333-8333-333333333333");
 	ok(store_put_run(db, &si, &m, &r, &id) == 0 && id > 1, "a second run stores");
 	is_u64(q1(db, "SELECT COUNT(*) FROM machine"), 1, "the machine is stored once per fingerprint");
+	make_result(&r, tasks, "44444444-4444-4444-8444-444444444444");
+	snprintf(r.status, sizeof(r.status), "failed");
+	snprintf(r.reason, sizeof(r.reason), "task 1 was killed by signal 9");
+	ok(store_put_run(db, &si, &m, &r, &id) == 0, "a failed run is stored");
+	is_u64(q1(db, "SELECT COUNT(*) FROM value v JOIN run r ON r.id = v.run_id WHERE r.status = 'failed'")
+	       + q1(db, "SELECT COUNT(*) FROM task t JOIN run r ON r.id = t.run_id WHERE r.status = 'failed'")
+	       + q1(db, "SELECT COUNT(*) FROM metric x JOIN run r ON r.id = x.run_id WHERE r.status = 'failed'"), 0,
+	       "as its row alone: no tasks, values or metrics");
 	store_close(db);
 
 	ok(store_open_ro(dbpath, &db) == 0, "read-only open of a known schema");
@@ -110,7 +118,8 @@ int main(void)
 	   s.res.task[0].ft_minflt == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
 	   "the run reads back as it was stored");
 	store_free_run(&s);
-	ok(store_load_run(db, "33333333-3", &s) == 0 && s.run_id == id, "load by uuid prefix");
+	ok(store_load_run(db, "33333333-3", &s) == 0 && strcmp(s.res.uuid, "33333333-3333-4333-8333-333333333333") == 0,
+	   "load by uuid prefix");
 	store_free_run(&s);
 	ok(store_load_run(db, "9", &s) == -1, "an unknown run is not found");
 	store_close(db);
