@@ -68,7 +68,7 @@ static void run_defaults(struct run_cfg *c)
 	c->zipf_theta = 0.99;
 	c->measure = MEASURE_WINDOW;
 	c->access = ACCESS_READ;
-	c->events = PERF_DEFAULT_EVENTS_STR;
+	c->events = PERF_DEFAULT_EVENTS;
 	c->db = STORE_DEFAULT_PATH;
 }
 

@@ -94,12 +94,12 @@ static void task_fail(struct plan *pl, int status, const char *fmt, const char *
 	barrier_abort(&c->bar);
 }
 
-/* A task's poll: give up if the parent is gone. */
+/* A task's poll: give up if the parent is gone (in thread mode: the worker's parent). */
 static int task_poll(void *arg)
 {
 	struct plan *pl = arg;
 
-	return getppid() != pl->parent && !pl->cfg->threads;
+	return getppid() != pl->parent;
 }
 
 /* Read a "Key:   N kB" line of /proc/self/status or /proc/meminfo; -1 if absent. */
@@ -201,8 +201,12 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	int ret;
 
 	tr->cpu = pl->cpu[t];
-	if (place_pin(pl->cpu[t])) {
-		task_fail(pl, EX_RESOURCE, "cannot pin a task to CPU %s", "(see --cpus)");
+	ret = place_pin(pl->cpu[t]);
+	if (ret) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "task %u: cannot pin to CPU %d: %s", t, pl->cpu[t], strerror(-ret));
+		task_fail(pl, EX_RESOURCE, "%s", why);
 		return EX_RESOURCE;
 	}
 	ret = wl_open(&s, pl->wl, &p);

@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include "result.h"
 
-#define PERF_DEFAULT_EVENTS_STR PERF_DEFAULT_EVENTS
 #define PERF_DEFAULT_EVENTS "dTLB-load-misses,dTLB-loads,iTLB-load-misses,cycles,instructions," \
 	"page-faults,minor-faults,context-switches,cpu-migrations,task-clock"
 
