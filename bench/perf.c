@@ -69,7 +69,7 @@ static const char *walk_alias(const struct sysinfo *si)
 	return NULL;
 }
 
-/* Resolve a libpfm4 name into attr; 0 or -ENOENT. */
+/* Resolve a libpfm4 name into attr. Returns 0, or a libpfm4 error (PFM_ERR_*, < 0). */
 static int pfm_resolve(const char *name, struct perf_event_attr *attr)
 {
 	static int inited, init_ok;
@@ -80,22 +80,25 @@ static int pfm_resolve(const char *name, struct perf_event_attr *attr)
 		inited = 1;
 		init_ok = pfm_initialize() == PFM_SUCCESS;
 	}
+	int ret;
+
 	if (!init_ok)
-		return -ENOENT;
+		return PFM_ERR_NOINIT;
 	memset(&arg, 0, sizeof(arg));
 	memset(&a, 0, sizeof(a));
 	arg.attr = &a;
 	arg.size = sizeof(arg);
-	if (pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg) != PFM_SUCCESS)
-		return -ENOENT;
-	*attr = a;
-	return 0;
+	ret = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (ret == PFM_SUCCESS)
+		*attr = a;
+	return ret;
 }
 
-/* Resolve one name into spec. 0 or -ENOENT. */
+/* Resolve one name into spec. Returns 0, PFM_ERR_NOTFOUND, or another libpfm4 error. */
 static int resolve_one(const char *name, const struct sysinfo *si, struct perf_spec *sp)
 {
 	const char *alias = NULL;
+	int ret;
 
 	memset(sp, 0, sizeof(*sp));
 	snprintf(sp->name, sizeof(sp->name), "%s", name);
@@ -113,7 +116,7 @@ static int resolve_one(const char *name, const struct sysinfo *si, struct perf_s
 	if (strcmp(name, "dtlb-walks") == 0) {
 		alias = si ? walk_alias(si) : NULL;
 		if (!alias)
-			return -ENOENT;
+			return PFM_ERR_NOTFOUND;
 		name = alias;
 	}
 	sp->group = PG_HW;
@@ -123,9 +126,26 @@ static int resolve_one(const char *name, const struct sysinfo *si, struct perf_s
 		snprintf(sp->source, sizeof(sp->source), alias ? "alias:raw" : "raw");
 		return 0;
 	}
-	if (pfm_resolve(name, &sp->attr))
-		return -ENOENT;
+	ret = pfm_resolve(name, &sp->attr);
+	if (ret)
+		return ret;
 	sp->attr.size = sizeof(sp->attr);
+	if (sp->attr.type == PERF_TYPE_SOFTWARE) {
+		/* libpfm4's perf:: names: group them as their generic twins. */
+		switch (sp->attr.config) {
+		case PERF_COUNT_SW_TASK_CLOCK:
+		case PERF_COUNT_SW_CPU_CLOCK:
+			sp->group = PG_CLOCK;
+			break;
+		case PERF_COUNT_SW_CONTEXT_SWITCHES:
+		case PERF_COUNT_SW_CPU_MIGRATIONS:
+			sp->group = PG_SCHED;
+			sp->needs_kernel = 1;
+			break;
+		default:
+			sp->group = PG_SW;
+		}
+	}
 	snprintf(sp->source, sizeof(sp->source), alias ? "alias:libpfm4" : "libpfm4");
 	return 0;
 }
@@ -135,6 +155,7 @@ int perf_resolve(const char *list, const struct sysinfo *si, struct perf_spec *s
 {
 	char buf[2048], *tok, *save = NULL;
 	unsigned k = 0;
+	int ret;
 
 	if (strlen(list) >= sizeof(buf)) {
 		snprintf(err, errlen, "--events list too long");
@@ -158,11 +179,17 @@ int perf_resolve(const char *list, const struct sysinfo *si, struct perf_spec *s
 				return EX_USAGE;
 			}
 		}
-		if (resolve_one(tok, si, &specs[k])) {
+		ret = resolve_one(tok, si, &specs[k]);
+		if (ret == PFM_ERR_NOTFOUND || ret == PFM_ERR_NOINIT) {
 			snprintf(err, errlen, "unknown event '%s': neither a perf generic name nor a "
 				 "libpfm4 event for this CPU (list them with: perf list; or "
 				 "showevtinfo from libpfm4's examples)", tok);
 			return EX_RESOURCE;
+		}
+		if (ret) {
+			snprintf(err, errlen, "event '%s': libpfm4: %s (e.g. give a unit mask: "
+				 "EVENT:UMASK)", tok, pfm_strerror(ret));
+			return EX_USAGE;
 		}
 		k++;
 	}

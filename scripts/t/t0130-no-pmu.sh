@@ -35,6 +35,17 @@ is "no hardware value stored as 0" \
 is "run_metric view gives NULL for the missing total" \
 	"$(sqlite3 "$db" "SELECT COALESCE(value, 'NULL') || ' ' || missing FROM run_metric WHERE name = 'dTLB-load-misses'")" "NULL no-pmu"
 
+# libpfm4 names go through pfm_get_os_event_encoding; its perf:: PMU exists on
+# every CPU, so this path is testable here.
+run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 20 --measure first-touch --no-store --json \
+	--events perf::PERF_COUNT_SW_PAGE_FAULTS,perf::PERF_COUNT_SW_TASK_CLOCK
+is "libpfm4 names: the run succeeds" "$rc" 0
+is "libpfm4 perf::PERF_COUNT_SW_PAGE_FAULTS counts the 2048 first-touch faults" \
+	"$(json '$.tasks[0].events."perf::PERF_COUNT_SW_PAGE_FAULTS".raw')" 2048
+ok "libpfm4 perf::PERF_COUNT_SW_TASK_CLOCK counts" test "$(json '$.tasks[0].events."perf::PERF_COUNT_SW_TASK_CLOCK".raw')" -gt 0
+run_sga run --tasks 1 --sga-size 8m --page-size 4k --no-store --events NO_SUCH_EVENT_ANYWHERE
+is "an event libpfm4 does not know: exit 3" "$rc" 3
+
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --no-store
 ok "human output says it in one line" grep -qx '  dTLB-load-misses: not counted: this machine has no hardware PMU' "$TMPD/out"
 
