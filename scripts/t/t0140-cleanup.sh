@@ -41,6 +41,7 @@ children_gone() {
 }
 
 free0=$(hp_free)
+rsvd0=$(hp_rsvd)
 start_run
 kids=$(pgrep -P "$bg" | tr '\n' ' ')
 ok "three tasks running ($kids)" test "$(echo "$kids" | wc -w)" -eq 3
@@ -76,6 +77,7 @@ for sig in TERM INT; do
 	is "SIG$sig: no SysV segment left" "$(shm_count)" "$shm_before"
 	[ "$hp" = yes ] && ok "SIG$sig: hugepages free again" test "$(hp_free)" -ge "$free0"
 done
+[ "$hp" = yes ] && ok "no hugepage reservation left behind (Rsvd $(hp_rsvd) <= $rsvd0)" test "$(hp_rsvd)" -le "$rsvd0"
 is "database integrity at the end" "$(sqlite3 "$db" "PRAGMA integrity_check")" ok
 is "no run has values unless it is ok" \
 	"$(sqlite3 "$db" "SELECT COUNT(*) FROM run WHERE status <> 'ok' AND id IN (SELECT run_id FROM value)")" 0

@@ -74,6 +74,11 @@ json() {
 	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/out'), '$1')"
 }
 
+# Reserved-but-unfaulted 2 MiB hugepages right now (they still count as free).
+hp_rsvd() {
+	awk '/^HugePages_Rsvd:/ { print $2 }' /proc/meminfo
+}
+
 # Free 2 MiB hugepages right now.
 hp_free() {
 	awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo
