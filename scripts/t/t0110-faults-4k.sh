@@ -26,6 +26,12 @@ is "threads: run exits 0" "$rc" 0
 is "threads: one mm faults each page once in all ($pages)" \
 	"$(json '$.totals."page-faults"')" "$pages"
 
+run_sga run --tasks 2 --sga-size 16m --page-size 4k --mem-node 0 --measure first-touch \
+	--events page-faults --no-store --json
+is "--mem-node 0: bound, prefaulted in the creator and checked in numa_maps; the run succeeds" "$rc" 0
+is "--mem-node 0: each task still faults every page into its own page tables" \
+	"$(json '$.tasks[1].events."page-faults".raw')" "$pages"
+
 run_sga run --tasks 2 --sga-size 16m --page-size 4k --working-set 4m --measure first-touch \
 	--events page-faults --no-store --json
 is "working set: faults follow the pages touched (1024), not the SGA" \
