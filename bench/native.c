@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,13 +85,18 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Record the first error of any task. */
-static void task_fail(struct plan *pl, int status, const char *fmt, const char *detail)
+/* Record the first error of any task (printf-style) and release everyone. */
+__attribute__((format(printf, 3, 4)))
+static void task_fail(struct plan *pl, int status, const char *fmt, ...)
 {
 	struct ctl *c = pl->ctl;
+	va_list ap;
 
-	if (__atomic_exchange_n(&c->err_status, status, __ATOMIC_ACQ_REL) == 0)
-		snprintf(c->err, sizeof(c->err), fmt, detail);
+	if (__atomic_exchange_n(&c->err_status, status, __ATOMIC_ACQ_REL) == 0) {
+		va_start(ap, fmt);
+		vsnprintf(c->err, sizeof(c->err), fmt, ap);
+		va_end(ap);
+	}
 	barrier_abort(&c->bar);
 }
 
@@ -203,10 +209,7 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	tr->cpu = pl->cpu[t];
 	ret = place_pin(pl->cpu[t]);
 	if (ret) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "task %u: cannot pin to CPU %d: %s", t, pl->cpu[t], strerror(-ret));
-		task_fail(pl, EX_RESOURCE, "%s", why);
+		task_fail(pl, EX_RESOURCE, "task %u: cannot pin to CPU %d: %s", t, pl->cpu[t], strerror(-ret));
 		return EX_RESOURCE;
 	}
 	ret = wl_open(&s, pl->wl, &p);
@@ -225,7 +228,7 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 		idx = malloc(nidx * sizeof(*idx));
 		if (!idx) {
 			wl_close(&s);
-			task_fail(pl, EX_RESOURCE, "out of memory for the access order%s", "");
+			task_fail(pl, EX_RESOURCE, "out of memory for the access order");
 			return EX_RESOURCE;
 		}
 		nidx = wl_fill(&s, idx, nidx);	/* touches the buffer: no faults in the window */
@@ -233,7 +236,7 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 			ctl->generated_in_window = 1;
 	}
 	if ((pl->wl->flags & WL_DEPENDENT) && t == 0 && write_chain(pl, base)) {
-		task_fail(pl, EX_RESOURCE, "out of memory for the chase chain%s", "");
+		task_fail(pl, EX_RESOURCE, "out of memory for the chase chain");
 		goto fail;
 	}
 	if (c->sharedctx && sga_has_sharedctx(base) == 1)
@@ -250,8 +253,8 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 
 	/* Fault in (copy-on-write after fork) the private pages first touch
 	 * uses, so first-touch-faults counts SGA pages only. */
-	f0 = minflt(c->threads);
-	t0 = now_ns();
+	(void)minflt(c->threads);
+	(void)now_ns();
 	if (c->first_touch == FIRST_TOUCH_SERIAL &&
 	    turn_wait(&ctl->ft_turn, t, &ctl->bar, task_poll, pl))
 		goto fail_perf;
