@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "json.h"
 #include "log.h"
 #include "store.h"
@@ -107,6 +108,24 @@ static int open_common(const char *path, int flags, sqlite3 **out)
 	return 0;
 }
 
+/*
+ * Switch a connection to WAL. On a database being created by another
+ * process at the same moment this can fail with SQLITE_BUSY at once,
+ * without the busy handler, so retry for up to STORE_BUSY_MS.
+ */
+static int set_wal(sqlite3 *db)
+{
+	for (int waited = 0;; waited += 10) {
+		int rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited >= STORE_BUSY_MS)
+			return store_exec(db, "PRAGMA journal_mode = WAL");
+		usleep(10 * 1000);
+	}
+}
+
 int store_open(const char *path, sqlite3 **out)
 {
 	sqlite3 *db;
@@ -116,7 +135,7 @@ int store_open(const char *path, sqlite3 **out)
 	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &db);
 	if (ret)
 		return ret;
-	if (store_exec(db, "PRAGMA journal_mode = WAL") ||
+	if (set_wal(db) ||
 	    store_exec(db, "PRAGMA synchronous = NORMAL") || store_migrate(db)) {
 		error("cannot use database '%s'", path);
 		sqlite3_close(db);
