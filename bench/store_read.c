@@ -22,27 +22,44 @@ static char *col_dup(sqlite3_stmt *st, int i)
 	return t ? strdup((const char *)t) : NULL;
 }
 
-/* Find the run id for key: a number (run id), or a uuid or unique uuid prefix. */
-static int find_run(sqlite3 *db, const char *key, int64_t *id)
+/*
+ * Count the runs matching one query with one text parameter, storing the id
+ * of the last one in *id. Returns the number of matches, capped at 2.
+ */
+static int match_runs(sqlite3 *db, const char *sql, const char *key, int64_t *id)
 {
 	sqlite3_stmt *st;
-	char *end;
-	long long n = strtoll(key, &end, 10);
 	int found = 0;
 
-	if (*key && !*end) {
-		*id = n;
-		sqlite3_prepare_v2(db, "SELECT id FROM run WHERE id = ?", -1, &st, NULL);
-		sqlite3_bind_int64(st, 1, n);
-	} else {
-		sqlite3_prepare_v2(db, "SELECT id FROM run WHERE uuid LIKE ? || '%' LIMIT 2", -1, &st, NULL);
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	while (found < 2 && sqlite3_step(st) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		found++;
 	}
 	sqlite3_finalize(st);
+	return found;
+}
+
+/*
+ * Find the run id for key. An all-digit key is a run id when such a run
+ * exists; any other key, or a number that is no run id, is a uuid or a
+ * unique uuid prefix (a uuid prefix is often all digits: "80835507").
+ * Returns 0, -1 when nothing matches, -2 when the prefix is ambiguous.
+ */
+static int find_run(sqlite3 *db, const char *key, int64_t *id)
+{
+	size_t n = strlen(key);
+	int found;
+
+	if (n == 0)
+		return -1;
+	if (strspn(key, "0123456789") == n &&
+	    match_runs(db, "SELECT id FROM run WHERE CAST(id AS TEXT) = ?1", key, id) == 1)
+		return 0;
+	found = match_runs(db, "SELECT id FROM run WHERE substr(uuid, 1, length(?1)) = lower(?1)"
+			   " ORDER BY id LIMIT 2", key, id);
 	return found == 1 ? 0 : found == 0 ? -1 : -2;
 }
 

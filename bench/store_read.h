@@ -15,7 +15,8 @@ struct stored_run {
 };
 
 /*
- * Load run `key` (a run id, or a uuid or unique uuid prefix) with its
+ * Load run `key` (a run id, or a uuid or unique uuid prefix; an all-digit
+ * key is a run id when that run exists, else a prefix) with its
  * tasks, values and metrics. Returns 0; -1 not found; -2 ambiguous
  * prefix; -3 database error. Free with store_free_run().
  */

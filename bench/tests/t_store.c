@@ -122,6 +122,23 @@ int main(void)
 	   "load by uuid prefix");
 	store_free_run(&s);
 	ok(store_load_run(db, "9", &s) == -1, "an unknown run is not found");
+	/* An all-digit key that is no run id is a uuid prefix (CI once drew "80835507"). */
+	ok(store_load_run(db, "33333333", &s) == 0 && strcmp(s.res.uuid, "33333333-3333-4333-8333-333333333333") == 0,
+	   "an all-digit uuid prefix that is no run id finds the run");
+	store_free_run(&s);
+	ok(store_load_run(db, "3", &s) == 0 && strcmp(s.res.uuid, "44444444-4444-4444-8444-444444444444") == 0,
+	   "an all-digit key that is a run id is that run");
+	store_free_run(&s);
+	ok(store_load_run(db, "4444444_", &s) == -1, "a prefix is matched literally, not as a LIKE pattern");
+	ok(store_load_run(db, "", &s) == -1, "an empty key finds nothing");
+	store_close(db);
+	ok(store_open(dbpath, &db) == 0, "reopen for writing");
+	make_result(&r, tasks, "3333abcd-3333-4333-8333-333333333333");
+	ok(store_put_run(db, &si, &m, &r, &id) == 0, "a run whose uuid shares a prefix is stored");
+	ok(store_load_run(db, "3333", &s) == -2, "an ambiguous uuid prefix is reported as such");
+	ok(store_load_run(db, "3333A", &s) == 0 && strcmp(s.res.uuid, "3333abcd-3333-4333-8333-333333333333") == 0,
+	   "a longer prefix, in any case, is unique again");
+	store_free_run(&s);
 	store_close(db);
 
 	/* A database from a newer sgabench is refused, not migrated. */
