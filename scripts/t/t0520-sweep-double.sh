@@ -19,7 +19,8 @@ cat >"$double" <<'DOUBLE'
 #!/bin/sh
 # Test double of 'sgabench run': stores one run with metrics derived from
 # --tasks (first-touch-faults = 100 * tasks, pte-bytes = 4096 * tasks) and a
-# metric "jitter" that varies, prints the pretty JSON head sgabench prints.
+# metric "jitter" that varies from run to run but is a fixed function of the
+# run id (so verdicts never flake), prints the pretty JSON head sgabench prints.
 # FAIL_TASKS=N makes runs with N tasks exit with FAIL_RC (default 1).
 # Every other subcommand goes to the real binary ($REAL_SGABENCH).
 [ "$1" = run ] || exec "$REAL_SGABENCH" "$@"
@@ -41,14 +42,13 @@ if [ "${FAIL_TASKS:-}" = "$tasks" ]; then
 	exit "${FAIL_RC:-1}"
 fi
 uuid=$(cat /proc/sys/kernel/random/uuid)
-n=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
 id=$(sqlite3 -cmd '.timeout 30000' "$db" "
 	INSERT OR IGNORE INTO machine (id, fingerprint, first_seen, info_json) VALUES (1, '00000000feedbeef', '2026-12-01T00:00:00Z', '{}');
 	INSERT INTO run (uuid, machine_id, started_at, version, backend, workload, tasks, page_size, sharedctx, sga_bytes, ws_bytes, rounds, seed, cell, label, config_json, status)
 	VALUES ('$uuid', 1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'double', 'native', 'rounds', $tasks, '4k', 0, 1, 1, 1, 1, 'backend=native$cell', '$label', '{}', 'ok');
 	INSERT INTO metric VALUES (last_insert_rowid(), 'first-touch-faults', 100 * $tasks);
 	INSERT INTO metric SELECT id, 'pte-bytes', 4096 * $tasks FROM run WHERE uuid = '$uuid';
-	INSERT INTO metric SELECT id, 'jitter', 1000 + $n % 50 FROM run WHERE uuid = '$uuid';
+	INSERT INTO metric SELECT id, 'jitter', 1000 + (id * 7919) % 50 FROM run WHERE uuid = '$uuid';
 	SELECT id FROM run WHERE uuid = '$uuid';")
 printf '{\n  "tool": "sgabench",\n  "run_id": %s,\n  "uuid": "%s",\n  "status": "ok",\n  "tasks": [\n    {\n      "uuid": "not-this-one"\n    }\n  ]\n}\n' "$id" "$uuid"
 DOUBLE
