@@ -288,6 +288,7 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 		tr->window_ns = t1 - t0;
 	}
 	perf_read(&ps, tr->ev);
+	perf_check_dead(pl->specs, tr->ev, pl->nspec);
 	tr->vmpte_kb = read_kb("/proc/self/status", "VmPTE");
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 3: window over */
 		goto fail_perf;

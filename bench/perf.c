@@ -27,6 +27,7 @@ static const struct generic generics[] = {
 	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, PG_HW },
 	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, PG_HW },
 	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, PG_HW },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, PG_HW },
 	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, PG_HW },
 	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, PG_HW },
 	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, PG_HW },
@@ -218,6 +219,7 @@ const char *perf_state_text(int state)
 	case EV_NO_PMU: return "not counted: this machine has no hardware PMU";
 	case EV_MULTIPLEXED_OUT: return "not counted: never scheduled on the PMU (multiplexed out)";
 	case EV_NOT_MODELLED: return "not counted: the model does not simulate it";
+	case EV_READS_ZERO: return "not counted: the PMU opened but counts nothing (cycles or instructions read 0)";
 	default: return "counted";
 	}
 }
@@ -331,6 +333,34 @@ void perf_read(struct perf_set *ps, struct ev_value *out)
 		}
 		set_value(&out[i], buf[3], buf[1], buf[2]);
 	}
+}
+
+/* Can this event not read 0 over a window in which the task ran user code? */
+static int is_canary(const struct perf_spec *sp)
+{
+	if (sp->attr.type != PERF_TYPE_HARDWARE)
+		return 0;
+	return sp->attr.config == PERF_COUNT_HW_CPU_CYCLES ||
+	       sp->attr.config == PERF_COUNT_HW_INSTRUCTIONS ||
+	       sp->attr.config == PERF_COUNT_HW_REF_CPU_CYCLES;
+}
+
+int perf_check_dead(const struct perf_spec *specs, struct ev_value *ev, unsigned n)
+{
+	int dead = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (is_canary(&specs[i]) && ev[i].state == EV_COUNTED && ev[i].running > 0 && ev[i].raw == 0)
+			dead = 1;
+	if (!dead)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (specs[i].group != PG_HW || ev[i].state != EV_COUNTED)
+			continue;
+		ev[i].state = EV_READS_ZERO;
+		ev[i].value = 0;
+	}
+	return 1;
 }
 
 void perf_close(struct perf_set *ps)

@@ -67,6 +67,17 @@ void perf_disable(struct perf_set *ps);
 /* Read every event into out[0..n-1]: raw, enabled, running, scaled value, state. */
 void perf_read(struct perf_set *ps, struct ev_value *out);
 
+/*
+ * After a window in which the task ran user code: when cycles,
+ * instructions or ref-cycles was counted (running > 0) yet read 0, the
+ * PMU is a stub (seen on VMs that expose a virtual PMU but never program
+ * it). Then every counted hardware-group event of ev[0..n-1] is marked
+ * EV_READS_ZERO, so a dead counter is never stored as a real 0. Returns
+ * 1 when it marked them, 0 otherwise. Without a canary event it cannot
+ * tell, and changes nothing.
+ */
+int perf_check_dead(const struct perf_spec *specs, struct ev_value *ev, unsigned n);
+
 /* Close all descriptors. */
 void perf_close(struct perf_set *ps);
 

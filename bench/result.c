@@ -15,6 +15,7 @@ static const char *const state_names[EV_NSTATES] = {
 	[EV_NO_PMU] = "no-pmu",
 	[EV_MULTIPLEXED_OUT] = "multiplexed-out",
 	[EV_NOT_MODELLED] = "not-modelled",
+	[EV_READS_ZERO] = "pmu-reads-zero",
 };
 
 const char *ev_state_name(int state)

@@ -19,6 +19,9 @@ enum ev_state {
 	EV_NO_PMU,		/* a hardware event, and this machine has no core PMU */
 	EV_MULTIPLEXED_OUT,	/* opened, but never scheduled on the PMU (running == 0) */
 	EV_NOT_MODELLED,	/* the model backend does not simulate this event */
+	EV_READS_ZERO,		/* opened, but the PMU counts nothing: cycles or
+				 * instructions read 0 while the task ran (a VM
+				 * whose virtual PMU is a stub) */
 	EV_NSTATES
 };
 
