@@ -108,6 +108,7 @@ int main(void)
 	const char *badtlb[] = { "sim", "--tlb", "l1d:64,3way,lru", "--no-store", NULL };
 	const char *table[] = { "table", "--db", db, "--json", NULL };
 	const char *native[] = { "table", "--backend", "native", "--no-store", NULL };
+	const char *seeds[] = { "table", "--db", db, "--json", "--seeds", "2", "--label", "seeds2", NULL };
 	const char *beside[] = { "table", "--native-normal", "--no-store", "--json", NULL };
 	struct sysinfo si;
 	sqlite3 *h;
@@ -156,6 +157,22 @@ int main(void)
 	is_u64(q(h, "SELECT max(v.value) < 1000 FROM run r JOIN value v ON v.run_id = r.id"
 		   " WHERE r.label = 'table' AND r.sharedctx = 1 AND v.event = 'dTLB-load-misses'"), 1,
 	       "shared rows stay under 1000 misses per task");
+	sqlite3_close(h);
+
+	is_u64(call(cmd_table, seeds), EX_OK, "table --seeds 2 exits 0");
+	if (sqlite3_open(db, &h) != SQLITE_OK)
+		return 1;
+	is_u64(q(h, "SELECT count(*) FROM run WHERE label = 'seeds2'"), 28, "two seeds: 28 runs stored");
+	is_u64(q(h, "SELECT count(DISTINCT seed) = 2 AND min(seed) = 1 AND max(seed) = 2 FROM run WHERE label = 'seeds2'"),
+	       1, "with seeds 1 and 2");
+	is_u64(qjson(h, "SELECT abs(json_extract(?1, '$.rows[3].normal') - (SELECT sum(v.value) / 2 FROM run r"
+			" JOIN value v ON v.run_id = r.id WHERE r.label = 'seeds2' AND r.rounds = 1000"
+			" AND r.sharedctx = 0 AND v.event = 'dTLB-load-misses')) < 1e-6"), 1,
+	       "a printed cell is the mean of the stored runs of both seeds");
+	is_u64(qjson(h, "SELECT json_extract(?1, '$.seeds') = 2 AND json_extract(?1, '$.slope_min_seed') <="
+			" json_extract(?1, '$.slope') AND json_extract(?1, '$.slope') <= json_extract(?1, '$.slope_max_seed')"
+			" AND json_extract(?1, '$.slope_min_seed') < json_extract(?1, '$.slope_max_seed')"), 1,
+	       "the mean slope lies between the two seeds' slopes, which differ");
 	sqlite3_close(h);
 
 	sysinfo_collect(&si);
