@@ -143,6 +143,7 @@ config_load() {
 	done
 	SWEEP_NAME=$(basename "$cfg_file")
 	SWEEP_DESCRIPTION=""
+	SWEEP_COMMAND="run"
 	SWEEP_AXES="tasks layout"
 	SWEEP_TASKS="1"
 	SWEEP_LAYOUT="4k"
@@ -172,6 +173,10 @@ config_load() {
 		error "config '$cfg_file': SWEEP_PASSES and SWEEP_RUNS must be at least 1"
 		return 2
 	fi
+	case "$SWEEP_COMMAND" in
+	run | sim) ;;
+	*) error "config '$cfg_file': SWEEP_COMMAND must be run (this machine) or sim (the TLB model), not '$SWEEP_COMMAND'"; return 2 ;;
+	esac
 	[ -n "$SWEEP_AXES" ] || { error "config '$cfg_file': SWEEP_AXES is empty"; return 2; }
 	for axis in $SWEEP_AXES; do
 		case "$axis" in
@@ -181,6 +186,19 @@ config_load() {
 			error "config '$cfg_file': axis '$axis' has no values (set $(axis_var "$axis"))"
 			return 2
 		}
+		case "$axis" in
+		sharedctx | threads)
+			for v in $(axis_values "$axis"); do
+				axis_args "$axis" "$v" >/dev/null || {
+					error "config '$cfg_file': axis '$axis' takes on or off, not '$v'"
+					return 2
+				}
+			done ;;
+		esac
+		if [ "$axis" = layout ] && [ "$SWEEP_COMMAND" = sim ]; then
+			error "config '$cfg_file': the layout axis is for SWEEP_COMMAND=run; the model takes --page-size"
+			return 2
+		fi
 		if [ "$axis" = layout ]; then
 			for l in $SWEEP_LAYOUT; do
 				layout_args "$l" >/dev/null || {
@@ -231,10 +249,18 @@ layout_args() {
 	esac
 }
 
-# axis_args AXIS VALUE: the sgabench options for one axis value.
+# axis_args AXIS VALUE: the sgabench options for one axis value. The flag
+# axes sharedctx and threads take on (the flag) or off (nothing); another
+# value returns 1.
 axis_args() {
 	case "$1" in
 	layout) layout_args "$2" ;;
+	sharedctx | threads)
+		case "$2" in
+		on) printf '%s\n' "--$1" ;;
+		off) printf '\n' ;;
+		*) return 1 ;;
+		esac ;;
 	*) printf '%s\n' "--$1 $2" ;;
 	esac
 }

@@ -1,0 +1,79 @@
+#!/bin/sh
+# t0560: scripts/sweep with SWEEP_COMMAND=sim: the TLB model swept over
+# machine presets and the shared context, through hyperfine and the store
+# like native runs. The model is deterministic, so each cell's samples are
+# equal and its noise floor is 0; its physics shows through: a shared
+# context (ctx2) cuts the misses of two tasks sharing one TLB, and on an
+# asid machine it changes nothing. Bad model configs are usage errors.
+# shellcheck source=scripts/t/tap.sh
+. "$(dirname "$0")/tap.sh"
+
+if ! "$SGABENCH" sim --help >/dev/null 2>&1; then
+	skip "sweep with sgabench sim" "'sgabench sim --help' does not work yet"
+	done_testing
+	exit
+fi
+for tool in hyperfine sqlite3 flock; do
+	command -v "$tool" >/dev/null 2>&1 || { skip "sweep" "'$tool' not installed"; done_testing; exit; }
+done
+cat >"$TMPD/model" <<'CFG'
+SWEEP_COMMAND=sim
+SWEEP_AXES="machine sharedctx"
+SWEEP_MACHINE="ultrasparc-t2 amd-zen2"
+SWEEP_SHAREDCTX="off on"
+SWEEP_ARGS="--tasks 2 --pattern rounds --rounds 20 --working-set 276m --jitter 4096"
+SWEEP_PASSES=2
+SWEEP_RUNS=2
+SWEEP_WARMUP=0
+SWEEP_METRICS="dTLB-load-misses:lower"
+CFG
+db="$TMPD/m.db"
+q() { sqlite3 "$db" "$1"; }
+rc=0
+"$top/scripts/sweep" --db "$db" --seed 5 --label model "$TMPD/model" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+is "a model sweep exits 0" "$rc" 0
+is "4 cells x 2 passes x 2 runs = 16 runs" "$(q "SELECT COUNT(*) FROM run WHERE label = 'model' AND status = 'ok'")" 16
+is "all of them model runs of the two presets" "$(q "SELECT group_concat(b) FROM (SELECT DISTINCT backend AS b FROM run ORDER BY b)")" \
+	"model:amd-zen2,model:ultrasparc-t2"
+is "every timing row is tied to a stored run" "$(q "SELECT COUNT(*) FROM timing t JOIN run r ON r.uuid = t.run_uuid")" 16
+is "the flag axis reaches the runs: 8 with a shared context" "$(q "SELECT COUNT(*) FROM run WHERE sharedctx = 1")" 8
+is "deterministic: one value per cell" "$(q "SELECT MAX(n) FROM (SELECT COUNT(DISTINCT m.value) AS n FROM run r
+	JOIN run_metric m ON m.run_id = r.id AND m.name = 'dTLB-load-misses' GROUP BY r.cell)")" 1
+is "so every noise floor is 0" "$(q "SELECT COUNT(*) || ':' || MAX(floor) FROM noise WHERE metric = 'dTLB-load-misses'")" "4:0.0"
+misses() { # BACKEND SHAREDCTX
+	q "SELECT CAST(MAX(m.value) AS INTEGER) FROM run r JOIN run_metric m ON m.run_id = r.id
+		AND m.name = 'dTLB-load-misses' WHERE r.backend = '$1' AND r.sharedctx = $2"
+}
+t2n=$(misses model:ultrasparc-t2 0)
+t2s=$(misses model:ultrasparc-t2 1)
+# 2 tasks x 69 TTEs thrash T2's 128-entry DTLB; one shared copy fits: only
+# the 69 compulsory misses remain.
+ok "T2: the shared context cuts the misses ($t2n -> $t2s)" test "$t2s" -lt "$t2n"
+is "T2 shared: only the 69 compulsory misses" "$t2s" 69
+is "Zen 2 (asid): the shared context changes nothing" "$(misses model:amd-zen2 1)" "$(misses model:amd-zen2 0)"
+ok "the summary names the axes" grep -q '^backend=model:ultrasparc-t2 sharedctx=1 .* 69 (n= 4)' "$TMPD/out"
+
+rc=0
+"$top/scripts/nightly" --db "$db" --label nightly-20261201 "$TMPD/model" >"$TMPD/out" 2>&1 || rc=$?
+rc2=0
+"$top/scripts/nightly" --db "$db" --label nightly-20261202 "$TMPD/model" >"$TMPD/out2" 2>&1 || rc2=$?
+is "two nightly model sweeps: exit 0 and 0" "$rc $rc2" "0 0"
+ok "the second night finds no change" grep -q '^nightly: no regression' "$TMPD/out2"
+
+bad() { # NAME CONFIG-LINES...
+	name=$1
+	shift
+	printf '%s\n' "$@" >"$TMPD/bad"
+	rc=0
+	"$top/scripts/sweep" --dry-run "$TMPD/bad" >/dev/null 2>"$TMPD/err" || rc=$?
+	is "$name: usage error" "$rc" 2
+}
+bad "an unknown SWEEP_COMMAND" 'SWEEP_COMMAND=simulate' 'SWEEP_AXES="tasks"' 'SWEEP_TASKS="2"'
+ok "it says what is allowed" grep -q 'SWEEP_COMMAND must be run' "$TMPD/err"
+bad "a flag axis with another value" 'SWEEP_COMMAND=sim' 'SWEEP_AXES="sharedctx"' 'SWEEP_SHAREDCTX="yes"'
+ok "it names the axis and the value" grep -q "axis 'sharedctx' takes on or off, not 'yes'" "$TMPD/err"
+bad "the layout axis in a model sweep" 'SWEEP_COMMAND=sim' 'SWEEP_AXES="layout"' 'SWEEP_LAYOUT="4k"'
+rc=0
+"$top/scripts/sweep" --dry-run tlb-designs >"$TMPD/dry" 2>&1 || rc=$?
+is "the shipped tlb-designs config plans 5 x 2 x 3 cells x 2 passes" "$rc:$(grep -c ' sim ' "$TMPD/dry")" "0:60"
+done_testing
