@@ -24,20 +24,23 @@ static char *col_dup(sqlite3_stmt *st, int i)
 
 /*
  * Count the runs matching one query with one text parameter, storing the id
- * of the last one in *id. Returns the number of matches, capped at 2.
+ * of the last one in *id. Returns the number of matches, capped at 2, or
+ * -1 on a database error.
  */
 static int match_runs(sqlite3 *db, const char *sql, const char *key, int64_t *id)
 {
 	sqlite3_stmt *st;
-	int found = 0;
+	int found = 0, rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
+		return -1;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-	while (found < 2 && sqlite3_step(st) == SQLITE_ROW) {
+	while (found < 2 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		found++;
 	}
+	if (found < 2 && rc != SQLITE_DONE)
+		found = -1;
 	sqlite3_finalize(st);
 	return found;
 }
@@ -46,7 +49,8 @@ static int match_runs(sqlite3 *db, const char *sql, const char *key, int64_t *id
  * Find the run id for key. An all-digit key is a run id when such a run
  * exists; any other key, or a number that is no run id, is a uuid or a
  * unique uuid prefix (a uuid prefix is often all digits: "80835507").
- * Returns 0, -1 when nothing matches, -2 when the prefix is ambiguous.
+ * Returns 0, -1 when nothing matches, -2 when the prefix is ambiguous, -3
+ * on a database error.
  */
 static int find_run(sqlite3 *db, const char *key, int64_t *id)
 {
@@ -55,12 +59,16 @@ static int find_run(sqlite3 *db, const char *key, int64_t *id)
 
 	if (n == 0)
 		return -1;
-	if (strspn(key, "0123456789") == n &&
-	    match_runs(db, "SELECT id FROM run WHERE CAST(id AS TEXT) = ?1", key, id) == 1)
-		return 0;
+	if (strspn(key, "0123456789") == n) {
+		found = match_runs(db, "SELECT id FROM run WHERE CAST(id AS TEXT) = ?1", key, id);
+		if (found < 0)
+			return -3;
+		if (found == 1)
+			return 0;
+	}
 	found = match_runs(db, "SELECT id FROM run WHERE substr(uuid, 1, length(?1)) = lower(?1)"
 			   " ORDER BY id LIMIT 2", key, id);
-	return found == 1 ? 0 : found == 0 ? -1 : -2;
+	return found < 0 ? -3 : found == 1 ? 0 : found == 0 ? -1 : -2;
 }
 
 /* Find the index of event name in r, adding it if new; -1 when full. */
