@@ -59,6 +59,7 @@ md_fig() {
 txt_cover="The 2016 shared-context RFC measured dTLB-load-misses of two tasks touching pages of one shared mapping: with normal contexts misses grow by about 98 per round; with a shared context they stay flat. Dots are the published points. The model line replays the same access order on a software TLB; native points need a hardware PMU and are absent where the counter is missing."
 txt_scaling="N tasks attach one SGA at the same address and each writes its working set once (first touch). With 2 MiB pages on a 1 GiB-aligned (PUD) range Linux shares the PMD page-table pages, so later tasks adopt the first task's page tables with one fault per GiB; offset by one huge page (PMD-aligned) nothing is shared; 4 KiB pages need one fault and one PTE per page per task. Points are medians, bars span min to max. The PageTables delta is system-wide: other processes on the machine move it too, so it is noisy at small task counts, and medians that are not positive cannot be shown on the log axis (the table has them). VmPTE charges a shared PMD page to every task that maps it."
 txt_history="Each line is one cell (tasks, page layout, rounds) of the nightly runs on the most recent nightly machine, as a percentage of that cell's median over all nights. Circles mark change points found by sgabench history."
+txt_designs="The latest sweep of the TLB model (scripts/sweep configs/tlb-designs, SWEEP_COMMAND=sim): page walks of all tasks against the number of tasks, one line per machine preset, with and without a shared context. These are the presets' published TLB geometries with assumed replacement and strand timing, run on the same access order as the native backend: model figures, not measurements. est-translation-s is an estimate from assumed walk costs."
 txt_machines="The cells that were run on the most machine fingerprints, median per machine. Nightly regressions compare only within one fingerprint; this view compares across them on purpose."
 
 write_html() {
@@ -85,7 +86,7 @@ nav a { margin-right: 1em; }
 HEAD
 	printf '<h1>sgabench report</h1>\n<p>Generated %s from <code>%s</code> (schema version %s).</p>\n' \
 		"$(now_iso)" "$(html_escape "$db")" "$ver"
-	printf '<nav><a href="#summary">Summary</a><a href="#cover">Cover letter</a><a href="#scaling">SGA scaling</a><a href="#history">History</a><a href="#machines">Machines</a><a href="#verdicts">Verdicts</a><a href="#runs">Runs</a></nav>\n'
+	printf '<nav><a href="#summary">Summary</a><a href="#cover">Cover letter</a><a href="#scaling">SGA scaling</a><a href="#history">History</a><a href="#designs">TLB designs</a><a href="#machines">Machines</a><a href="#verdicts">Verdicts</a><a href="#runs">Runs</a></nav>\n'
 	printf '<h2 id="summary">Summary</h2>\n<pre>%s</pre>\n' "$(html_escape <"$out/summary.txt")"
 
 	printf '<h2 id="cover">The cover-letter figure</h2>\n<p>%s</p>\n' "$(html_escape "$txt_cover")"
@@ -116,6 +117,15 @@ HEAD
 		html_table "$d/history-cp.tsv" metric cell night change p
 	else
 		echo '<p class="empty">No nightly runs in this database: <code>scripts/nightly configs/nightly</code> adds one each night.</p>'
+	fi
+
+	printf '<h2 id="designs">TLB designs (model)</h2>\n<p>%s</p>\n' "$(html_escape "$txt_designs")"
+	if [ -n "$dsweep" ]; then
+		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$dsweep_label")" "$(html_escape "$dsweep")"
+		html_fig designs "Tasks against page walks in the TLB model, per preset and shared context"
+		html_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
+	else
+		echo '<p class="empty">No model sweep in this database: run <code>scripts/sweep configs/tlb-designs</code>.</p>'
 	fi
 
 	printf '<h2 id="machines">Machines</h2>\n<p>%s</p>\n' "$(html_escape "$txt_machines")"
@@ -181,6 +191,13 @@ write_markdown() {
 		md_table "$d/history-cp.tsv" metric cell night change p
 	else
 		printf '_No nightly runs in this database._\n\n'
+	fi
+	printf '## TLB designs (model)\n\n%s\n\n' "$txt_designs"
+	if [ -n "$dsweep" ]; then
+		md_fig designs "Tasks against page walks in the TLB model"
+		md_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
+	else
+		printf '_No model sweep in this database._\n\n'
 	fi
 	printf '## Machines\n\n%s\n\n' "$txt_machines"
 	md_fig machines "The same cells across machine fingerprints"

@@ -4,7 +4,8 @@
 # like native runs. The model is deterministic, so each cell's samples are
 # equal and its noise floor is 0; its physics shows through: a shared
 # context (ctx2) cuts the misses of two tasks sharing one TLB, and on an
-# asid machine it changes nothing. Bad model configs are usage errors.
+# asid machine it changes nothing. mkreport draws the designs. Bad model
+# configs are usage errors.
 # shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 
@@ -52,6 +53,18 @@ ok "T2: the shared context cuts the misses ($t2n -> $t2s)" test "$t2s" -lt "$t2n
 is "T2 shared: only the 69 compulsory misses" "$t2s" 69
 is "Zen 2 (asid): the shared context changes nothing" "$(misses model:amd-zen2 1)" "$(misses model:amd-zen2 0)"
 ok "the summary names the axes" grep -q '^backend=model:ultrasparc-t2 sharedctx=1 .* 69 (n= 4)' "$TMPD/out"
+
+if command -v gnuplot >/dev/null 2>&1; then
+	rc=0
+	"$top/report/mkreport" --db "$db" --out "$TMPD/rep" >/dev/null 2>"$TMPD/err" || rc=$?
+	is "mkreport on the model sweep exits 0" "$rc" 0
+	ok "the TLB designs plot is drawn" test -s "$TMPD/rep/designs.svg"
+	ok "the designs table has T2 with a shared context: 69 walks" grep -q '^ultrasparc-t2 shared	2	69	' "$TMPD/rep/data/designs-table.tsv"
+	is "one line per preset and shared context" "$(grep -c '^"' "$TMPD/rep/data/designs.dat")" 4
+	ok "the page has the section" grep -q '<h2 id="designs">TLB designs (model)</h2>' "$TMPD/rep/index.html"
+else
+	skip "designs report" "gnuplot is not installed"
+fi
 
 rc=0
 "$top/scripts/nightly" --db "$db" --label nightly-20261201 "$TMPD/model" >"$TMPD/out" 2>&1 || rc=$?
