@@ -62,6 +62,15 @@ if command -v gnuplot >/dev/null 2>&1; then
 	ok "the designs table has T2 with a shared context: 69 walks" grep -q '^ultrasparc-t2 shared	2	69	' "$TMPD/rep/data/designs-table.tsv"
 	is "one line per preset and shared context" "$(grep -c '^"' "$TMPD/rep/data/designs.dat")" 4
 	ok "the page has the section" grep -q '<h2 id="designs">TLB designs (model)</h2>' "$TMPD/rep/index.html"
+	# The cover figure's model line comes from the table's runs, not from a
+	# stray two-task sim of another working set.
+	"$SGABENCH" table --seeds 1 --db "$db" >/dev/null 2>&1
+	"$SGABENCH" sim --tasks 2 --rounds 1000 --working-set 8m --db "$db" --label stray >/dev/null 2>&1
+	"$top/report/mkreport" --db "$db" --out "$TMPD/rep2" >/dev/null 2>&1
+	want=$(q "SELECT CAST(MAX(m.value) AS INTEGER) FROM run r JOIN run_metric m ON m.run_id = r.id
+		AND m.name = 'dTLB-load-misses' WHERE r.label = 'table' AND r.rounds = 1000 AND r.sharedctx = 0")
+	is "the cover's model point at 1000 rounds is the table's run" \
+		"$(awk -F'	' '$1 == 1000 { printf "%.0f", $2 }' "$TMPD/rep2/data/cover-model.tsv")" "$want"
 else
 	skip "designs report" "gnuplot is not installed"
 fi
