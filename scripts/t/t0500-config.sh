@@ -64,7 +64,7 @@ ok "and lists the configs" grep -q 'configs:.*sga-scaling' "$TMPD/err"
 rc=0
 "$top/scripts/sweep" --dry-run --bogus smoke >/dev/null 2>&1 || rc=$?
 is "sweep with an unknown option is a usage error" "$rc" 2
-for script in bench bench-model; do
+for script in bench bench-model kernel-ci; do
 	rc=0
 	sh "$top/scripts/$script" --bogus >/dev/null 2>"$TMPD/err" || rc=$?
 	is "$script with an argument is a usage error (it runs nothing)" "$rc" 2
