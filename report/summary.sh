@@ -17,7 +17,7 @@ write_summary() {
 	q "SELECT 'database: ' || COUNT(*) || ' runs (' || SUM(status = 'failed') || ' failed) on ' ||
 		(SELECT COUNT(*) FROM machine) || ' machine(s), ' || (SELECT COUNT(*) FROM sweep) || ' sweep(s), ' ||
 		(SELECT COUNT(*) FROM verdict) || ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') FROM run"
-	line=$(awk -F'	' '$1 == 1000000 { printf "published normal %s vs shared %s", $2, $3; if ($4 != "-") printf "; model normal %s vs shared %s", $4, $5 }' "$d/cover-table.tsv")
+	line=$(awk -F'	' '$1 == 1000000 { printf "published normal %s vs shared %s", $2, $3; if ($4 != "-") printf "; model (median over its seeds) normal %s vs shared %s", $4, $5 }' "$d/cover-table.tsv")
 	miss=$(awk -F'	' '$1 == "native" { n += $3; r = $2 } END { if (n) printf "; native: missing (%s) on %d runs", r, n }' "$d/cover-missing.tsv")
 	echo "cover letter, dTLB-load-misses at 10^6 rounds: $line$miss"
 	if [ -n "${sweep:-}" ]; then
