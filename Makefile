@@ -18,7 +18,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma)
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
-             -Ibench -Iworkloads -DSGA_VERSION='"$(VERSION)"' -MMD -MP
+             -Ibench -I. -DSGA_VERSION='"$(VERSION)"' -MMD -MP
 LDLIBS  := $(PKG_LIBS) -lpfm -lm -lpthread
 
 ifneq ($(V),1)
@@ -29,7 +29,9 @@ QAR = @echo '   AR $@';
 endif
 
 B        := build
-LIB_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c bench/model/*.c)) $(wildcard workloads/*.c)
+# Every folder of bench/ but tests/ and micro/ is library code (see README: Layout).
+LIB_DIRS := builtin lib machine native model store stats compare output
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard bench/$(d)/*.c)) $(wildcard workloads/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 MAIN_OBJ := $(B)/obj/bench/main.o
 TEST_SRC := $(wildcard bench/tests/t_*.c)

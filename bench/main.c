@@ -1,8 +1,8 @@
 /* main.c - sgabench: dispatch to a subcommand from one table (perf/git style). */
 #include <stdio.h>
 #include <string.h>
-#include "commands.h"
-#include "log.h"
+#include "builtin/builtin.h"
+#include "lib/log.h"
 
 struct command {
 	const char *name;

@@ -310,7 +310,7 @@ plan_order() {
 
 # ---- databases -----------------------------------------------------------
 
-# schema_sql: the SQL of every migration in bench/store_schema.c, followed
+# schema_sql: the SQL of every migration in bench/store/schema.c, followed
 # by the PRAGMA user_version it leads to. For tests and for creating a
 # database where the sgabench store cannot (it is the same text).
 schema_sql() {
@@ -329,7 +329,7 @@ schema_sql() {
 		printf "%s%s", s, nl ? "\n" : ""
 		if ($0 ~ /",[ \t]*$/) { n++; printf "\n" }
 	}
-	END { printf "PRAGMA user_version = %d;\n", n }' "$top/bench/store_schema.c"
+	END { printf "PRAGMA user_version = %d;\n", n }' "$top/bench/store/schema.c"
 }
 
 # db_ensure DB: create DB with the schema when it does not exist yet.

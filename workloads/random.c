@@ -1,5 +1,5 @@
 /* random.c - uniform random pages, seeded per task. */
-#include "workload.h"
+#include "workloads/workload.h"
 
 static size_t random_fill(struct wl_stream *s, uint32_t *out, size_t n)
 {

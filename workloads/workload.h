@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "rng.h"
+#include "lib/rng.h"
 
 /* Each round is the same sequence of `pages` accesses (replayable, and the
  * model may detect a repeating state at round boundaries). */

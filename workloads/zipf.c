@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "workload.h"
+#include "workloads/workload.h"
 
 struct zipf {
 	double theta, alpha, zetan, eta, half_pow;

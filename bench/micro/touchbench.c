@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "touch.h"
-#include "workload.h"
+#include "native/touch.h"
+#include "workloads/workload.h"
 
 static double now(void)
 {

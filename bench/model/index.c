@@ -1,7 +1,7 @@
 /* index.c - the hash index of a TLB level (index.h). */
 #include <errno.h>
 #include <stdlib.h>
-#include "index.h"
+#include "model/index.h"
 
 static size_t home(const struct tlb_index *x, uint64_t key)
 {

@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "workload.h"
+#include "workloads/workload.h"
 
 #define MODEL_LEVELS 6
 #define MODEL_MAX_TASKS 4096

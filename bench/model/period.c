@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim_int.h"
+#include "model/sim_int.h"
 
 /* Bytes of the canonical state of core c. */
 static size_t state_size(const struct fcore *c)

@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim_int.h"
+#include "model/sim_int.h"
 
 #define SHARED_CTX 0x1fffull
 #define CHUNK 512

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "index.h"
-#include "model.h"
+#include "model/index.h"
+#include "model/model.h"
 
 #define INVALID UINT64_MAX
 

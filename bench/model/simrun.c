@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
-#include "log.h"
-#include "opt.h"
-#include "simrun.h"
-#include "sysinfo.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/opt.h"
+#include "model/simrun.h"
+#include "machine/sysinfo.h"
 
 void sim_cfg_defaults(struct sim_cfg *c)
 {

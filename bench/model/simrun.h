@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "model.h"
-#include "result.h"
+#include "model/model.h"
+#include "lib/result.h"
 
 struct sysinfo;
 

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
-#include "commands.h"
-#include "rng.h"
-#include "store.h"
+#include "builtin/builtin.h"
+#include "lib/rng.h"
+#include "store/store.h"
 #include "tap.h"
 
 extern const char *const store_migrations[];

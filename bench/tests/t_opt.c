@@ -2,8 +2,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "log.h"
-#include "opt.h"
+#include "lib/log.h"
+#include "lib/opt.h"
 #include "tap.h"
 
 struct cfg {

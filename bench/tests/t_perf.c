@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "../log.h"
-#include "../perf.h"
-#include "../sysinfo.h"
+#include "lib/log.h"
+#include "machine/perf.h"
+#include "machine/sysinfo.h"
 #include "tap.h"
 
 #define PAGES 64

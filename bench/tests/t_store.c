@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "log.h"
-#include "store.h"
-#include "store_read.h"
-#include "sysinfo.h"
+#include "lib/log.h"
+#include "store/store.h"
+#include "store/read.h"
+#include "machine/sysinfo.h"
 #include "tap.h"
 
 /* One-value integer query. */

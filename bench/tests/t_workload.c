@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "workload.h"
+#include "workloads/workload.h"
 
 /* Generate the whole stream of (name, pages, rounds, seed, task) in chunks of `chunk`. */
 static uint32_t *gen(const char *name, uint64_t pages, uint64_t rounds, uint64_t seed,

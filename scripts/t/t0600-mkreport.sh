@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0600: report/mkreport on a small synthetic database (report/synthetic.sql,
-# schema v1 from bench/store_schema.c) writes index.html, summary.md and
+# schema v1 from bench/store/schema.c) writes index.html, summary.md and
 # non-empty SVG and PNG plots, and escapes every string from the database.
 # shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -19,7 +19,7 @@ for tool in sqlite3 gnuplot; do
 done
 db="$TMPD/syn.db"
 db_ensure "$db"
-is "schema v1 from bench/store_schema.c" "$(sqlite3 "$db" 'PRAGMA user_version')" 1
+is "schema v1 from bench/store/schema.c" "$(sqlite3 "$db" 'PRAGMA user_version')" 1
 sqlite3 "$db" <"$top/report/synthetic.sql"
 is "synthetic database loaded" "$(sqlite3 "$db" 'SELECT COUNT(*) FROM run')" 255
 # One more injection, through a run label and a sweep name.

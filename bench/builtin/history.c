@@ -1,0 +1,410 @@
+/*
+ * builtin/history.c - sgabench history: one metric over time for each
+ * matching cell, one series per machine, with the change points that
+ * E-divisive means + Welch t-test finds (stats_cp.c) and the lookback
+ * z-score alarm. A point is a night (the median of the runs carrying one
+ * 'nightly-*' label) or, with --per-run or when a cell has no nightly
+ * labels, one run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin/builtin.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/opt.h"
+#include "stats/stats.h"
+#include "store/store.h"
+
+#define SYNOPSIS "--metric M [--cell PATTERN] [options]"
+
+struct hist_opts {
+	const char *metric, *cell, *db, *machine;
+	int json, per_run;
+	uint64_t window;
+	double pvalue, min_change;
+};
+
+static const struct opt history_opts[] = {
+	{ "metric", OPT_STR, offsetof(struct hist_opts, metric), 0, 0, 0, 0, NULL, "M", NULL,
+	  "the metric (a run_metric name, e.g. minor-faults, wall-s)" },
+	{ "cell", OPT_STR, offsetof(struct hist_opts, cell), 0, 0, 0, 0, NULL, "PATTERN", "*",
+	  "cells matching this GLOB pattern" },
+	{ "db", OPT_STR, offsetof(struct hist_opts, db), 0, 0, 0, 0, NULL, "PATH", STORE_DEFAULT_PATH,
+	  "database" },
+	{ "machine", OPT_STR, offsetof(struct hist_opts, machine), 0, 0, 0, 0, NULL, "FP", "all",
+	  "only machines whose fingerprint starts with FP" },
+	{ "per-run", OPT_FLAG, offsetof(struct hist_opts, per_run), 0, 0, 0, 0, NULL, NULL, NULL,
+	  "one point per run, not per night" },
+	{ "window", OPT_UINT, offsetof(struct hist_opts, window), 6, 100000, 0, 0, NULL, "N", "50",
+	  "points the change-point test looks at around a split" },
+	{ "pvalue", OPT_DOUBLE, offsetof(struct hist_opts, pvalue), 0, 0, 1e-12, 0.5, NULL, "P",
+	  "0.001", "Welch t-test p below which a split is a change point" },
+	{ "min-change", OPT_DOUBLE, offsetof(struct hist_opts, min_change), 0, 0, 0, 10, NULL, "R",
+	  "0.02", "smallest relative step reported" },
+	{ "json", OPT_FLAG, offsetof(struct hist_opts, json), 0, 0, 0, 0, NULL, NULL, NULL,
+	  "machine-readable output" },
+	{ NULL },
+};
+
+struct point {
+	char label[96];		/* night label, or run label / uuid prefix */
+	char date[32];		/* started_at of the (first) run */
+	double value;		/* the run's value, or the median of the night's runs */
+	size_t n;		/* runs behind the point */
+	size_t missing;		/* runs of the point with no value */
+};
+
+struct series {
+	char *cell;
+	char fp[17];
+	int64_t machine_id;
+	int per_night;
+	struct point *pt;
+	size_t n, cap;
+	double *z;
+	struct change_point cp[64];
+	int ncp;
+	size_t skipped;		/* runs without a value for the metric */
+};
+
+static int push_point(struct series *s, const char *label, const char *date)
+{
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? 2 * s->cap : 64;
+		struct point *np = realloc(s->pt, nc * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		s->pt = np;
+		s->cap = nc;
+	}
+	memset(&s->pt[s->n], 0, sizeof(s->pt[0]));
+	snprintf(s->pt[s->n].label, sizeof(s->pt[0].label), "%s", label);
+	snprintf(s->pt[s->n].date, sizeof(s->pt[0].date), "%s", date);
+	s->n++;
+	return 0;
+}
+
+/*
+ * Load the series of one cell on one machine: the runs in time order, and
+ * for nights the median of each label's values. Runs with no value are
+ * counted, never read as 0.
+ */
+static int load_series(sqlite3 *db, const struct hist_opts *o, struct series *s)
+{
+	static const char *sql =
+		"SELECT r.label, r.started_at, r.uuid,"
+		" (SELECT value FROM run_metric WHERE run_id = r.id AND name = ?1), n.night"
+		" FROM run r LEFT JOIN (SELECT label, MIN(started_at) AS night FROM run"
+		"  WHERE cell = ?2 AND machine_id = ?3 AND status = 'ok' GROUP BY label) n"
+		"  ON n.label = r.label"
+		" WHERE r.status = 'ok' AND r.cell = ?2 AND r.machine_id = ?3"
+		"  AND (?4 = 0 OR r.label GLOB 'nightly-*')"
+		" ORDER BY CASE WHEN ?4 THEN night END, CASE WHEN ?4 THEN r.label END,"
+		"  r.started_at, r.id";
+	double *vals = NULL;
+	size_t nv = 0, cap = 0;
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, o->metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, s->cell, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, s->machine_id);
+	sqlite3_bind_int(st, 4, s->per_night);
+	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+		const char *label = (const char *)sqlite3_column_text(st, 0);
+		const char *date = (const char *)sqlite3_column_text(st, 1);
+		const char *uuid = (const char *)sqlite3_column_text(st, 2);
+		int null = sqlite3_column_type(st, 3) == SQLITE_NULL;
+		double v = sqlite3_column_double(st, 3);
+		struct point *p = s->n ? &s->pt[s->n - 1] : NULL;
+		char key[96];
+
+		if (s->per_night)
+			snprintf(key, sizeof(key), "%s", label);
+		else	/* a run: its label and uuid prefix */
+			snprintf(key, sizeof(key), "%.80s/%.8s", label ? label : "-", uuid);
+		if (!p || !s->per_night || strcmp(p->label, key) != 0) {
+			if (p && s->per_night && nv)
+				p->value = stats_median(vals, nv);
+			nv = 0;
+			ret = push_point(s, key, date);
+			p = &s->pt[s->n - 1];
+			p->value = NAN;
+		}
+		if (ret)
+			break;
+		p->n++;
+		if (null) {
+			p->missing++;
+			s->skipped++;
+			continue;
+		}
+		if (nv == cap) {
+			double *nvl = realloc(vals, (cap = cap ? 2 * cap : 64) * sizeof(*nvl));
+
+			if (!nvl) {
+				ret = -ENOMEM;
+				break;
+			}
+			vals = nvl;
+		}
+		vals[nv++] = v;
+		if (!s->per_night)
+			p->value = v;
+	}
+	if (!ret && s->per_night && s->n && nv)
+		s->pt[s->n - 1].value = stats_median(vals, nv);
+	sqlite3_finalize(st);
+	free(vals);
+	return ret;
+}
+
+/* Drop points with no value, then find change points and z-scores. */
+static int analyse(const struct hist_opts *o, struct series *s)
+{
+	size_t k = 0;
+	double *x;
+	int n;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!isnan(s->pt[i].value))
+			s->pt[k++] = s->pt[i];
+	s->n = k;
+	x = malloc((s->n + 1) * sizeof(*x));
+	s->z = malloc((s->n + 1) * sizeof(*s->z));
+	if (!x || !s->z) {
+		free(x);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		x[i] = s->pt[i].value;
+	n = stats_change_points(x, s->n, o->window, o->pvalue, o->min_change, s->cp, 64);
+	stats_zscores(x, s->n, STATS_Z_LOOKBACK, STATS_Z_MIN_PRIOR, s->z);
+	free(x);
+	if (n < 0)
+		return n;
+	s->ncp = n;
+	return 0;
+}
+
+static void print_human(const struct hist_opts *o, const struct series *s, FILE *f)
+{
+	char z[32];
+	int c = 0;
+
+	fprintf(f, "cell    %s\nmachine %s\nmetric  %s, %zu %s\n\n", s->cell, s->fp, o->metric,
+		s->n, s->per_night ? "nights (median of each night's runs)" : "runs");
+	fprintf(f, "%5s  %-32s %-20s %4s %14s %7s\n", "#", s->per_night ? "night" : "run",
+		"started", "runs", "value", "z");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct point *p = &s->pt[i];
+		int is_cp = c < s->ncp && s->cp[c].index == i, alarm = fabs(s->z[i]) >= STATS_Z_LIMIT;
+
+		if (is_cp)
+			fprintf(f, "%5s  ---- change point: %.6g -> %.6g (%+.1f%%), p %.2g ----\n", "",
+				s->cp[c].mean_before, s->cp[c].mean_after,
+				(s->cp[c].mean_after / s->cp[c].mean_before - 1) * 100, s->cp[c].p);
+		c += is_cp;
+		if (isnan(s->z[i]))
+			snprintf(z, sizeof(z), "-");
+		else
+			snprintf(z, sizeof(z), "%.2f", s->z[i]);
+		fprintf(f, "%5zu  %-32s %-20s %4zu %14.6g %7s%s\n", i, p->label, p->date, p->n,
+			p->value, z, alarm ? "  z-alarm" : "");
+	}
+	fprintf(f, "\n%d change point%s", s->ncp, s->ncp == 1 ? "" : "s");
+	for (int i = 0; i < s->ncp; i++)
+		fprintf(f, "%s #%zu %s (%s)", i ? "," : ":", s->cp[i].index,
+			s->pt[s->cp[i].index].label, s->pt[s->cp[i].index].date);
+	fputc('\n', f);
+	if (s->skipped)
+		fprintf(f, "note: %zu runs have no value for '%s' and were skipped\n", s->skipped,
+			o->metric);
+	fputc('\n', f);
+}
+
+/* Change point i of series s as an object; with_series adds its cell and machine. */
+static void cp_json(struct json *j, const struct series *s, int i, int with_series)
+{
+	const struct change_point *cp = &s->cp[i];
+
+	json_obj_open(j, NULL);
+	if (with_series) {
+		json_str(j, "cell", s->cell);
+		json_str(j, "machine", s->fp);
+	}
+	json_u64(j, "index", cp->index);
+	json_str(j, "label", s->pt[cp->index].label);
+	json_str(j, "started_at", s->pt[cp->index].date);
+	json_dbl(j, "mean_before", cp->mean_before);
+	json_dbl(j, "mean_after", cp->mean_after);
+	json_dbl(j, "change", cp->mean_after / cp->mean_before - 1);
+	json_dbl(j, "p", cp->p);
+	json_obj_close(j);
+}
+
+static void series_json(struct json *j, const struct hist_opts *o, const struct series *s)
+{
+	json_obj_open(j, NULL);
+	json_str(j, "cell", s->cell);
+	json_str(j, "machine", s->fp);
+	json_str(j, "unit", s->per_night ? "night" : "run");
+	json_u64(j, "skipped_runs", s->skipped);
+	json_arr_open(j, "points");
+	for (size_t i = 0; i < s->n; i++) {
+		json_obj_open(j, NULL);
+		json_u64(j, "index", i);
+		json_str(j, "label", s->pt[i].label);
+		json_str(j, "started_at", s->pt[i].date);
+		json_u64(j, "runs", s->pt[i].n);
+		json_dbl(j, "value", s->pt[i].value);
+		json_dbl(j, "z", s->z[i]);
+		json_bool(j, "z_alarm", fabs(s->z[i]) >= STATS_Z_LIMIT);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_arr_open(j, "change_points");
+	for (int i = 0; i < s->ncp; i++)
+		cp_json(j, s, i, 0);
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+static void method_json(struct json *j, const struct hist_opts *o)
+{
+	json_obj_open(j, "method");
+	json_str(j, "change_points", "e-divisive means (alpha 1), windowed, Welch t-test "
+		 "significance, neighbours re-tested (Hunter/Otava)");
+	json_u64(j, "window", o->window);
+	json_dbl(j, "p_threshold", o->pvalue);
+	json_dbl(j, "min_change", o->min_change);
+	json_u64(j, "min_segment", STATS_CP_MIN_SEG);
+	json_str(j, "alarm", "lookback z-score (Conbench)");
+	json_dbl(j, "z_limit", STATS_Z_LIMIT);
+	json_u64(j, "z_lookback", STATS_Z_LOOKBACK);
+	json_u64(j, "z_min_prior", STATS_Z_MIN_PRIOR);
+	json_obj_close(j);
+}
+
+/* The (cell, machine) pairs to show, with whether each has nightly labels. */
+static int list_series(sqlite3 *db, const struct hist_opts *o, struct series **out, size_t *n)
+{
+	static const char *sql =
+		"SELECT r.cell, r.machine_id, m.fingerprint, MAX(r.label GLOB 'nightly-*')"
+		" FROM run r JOIN machine m ON m.id = r.machine_id"
+		" WHERE r.status = 'ok' AND r.cell GLOB ?1 AND m.fingerprint GLOB ?2 || '*'"
+		" GROUP BY r.cell, r.machine_id ORDER BY r.cell, m.fingerprint";
+	sqlite3_stmt *st;
+	struct series *s = NULL;
+	int ret = 0;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, o->cell, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, o->machine ? o->machine : "", -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct series *ns = realloc(s, (*n + 1) * sizeof(*ns));
+
+		if (!ns) {
+			ret = -ENOMEM;
+			break;
+		}
+		s = ns;
+		memset(&s[*n], 0, sizeof(s[0]));
+		s[*n].cell = strdup((const char *)sqlite3_column_text(st, 0));
+		s[*n].machine_id = sqlite3_column_int64(st, 1);
+		snprintf(s[*n].fp, sizeof(s[0].fp), "%s", (const char *)sqlite3_column_text(st, 2));
+		s[*n].per_night = !o->per_run && sqlite3_column_int(st, 3);
+		if (!s[(*n)++].cell) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	*out = s;
+	return ret;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct hist_opts o = { .cell = "*", .db = STORE_DEFAULT_PATH, .window = STATS_CP_WINDOW,
+			       .pvalue = STATS_CP_PVALUE, .min_change = STATS_CP_MIN_REL };
+	struct series *s = NULL;
+	size_t ns = 0;
+	sqlite3 *db = NULL;
+	struct json j;
+	int ret;
+
+	ret = opt_parse(history_opts, &o, argc, argv, "history", SYNOPSIS, NULL, NULL);
+	if (ret)
+		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
+	if (!o.metric) {
+		error("history: --metric is required");
+		hint("e.g. sgabench history --metric minor-faults --cell '*tasks=8 *'");
+		return EX_USAGE;
+	}
+	if (store_open_ro(o.db, &db))
+		return EX_RESOURCE;
+	ret = list_series(db, &o, &s, &ns);
+	if (!ret && ns == 0) {
+		error("history: no successful runs of a cell matching '%s'%s%s", o.cell,
+		      o.machine ? " on machine " : "", o.machine ? o.machine : "");
+		hint("list the stored runs with 'sgabench runs --db %s'", o.db);
+		ret = EX_RESOURCE;
+		goto out;
+	}
+	for (size_t i = 0; i < ns && !ret; i++) {
+		ret = load_series(db, &o, &s[i]);
+		if (!ret)
+			ret = analyse(&o, &s[i]);
+	}
+	if (ret) {
+		error("history: %s", ret == -ENOMEM ? "out of memory" : sqlite3_errmsg(db));
+		ret = EX_FAIL;
+		goto out;
+	}
+	if (o.json) {
+		json_init(&j, stdout, 1);
+		json_obj_open(&j, NULL);
+		json_str(&j, "tool", "sgabench");
+		json_str(&j, "version", SGA_VERSION);
+		json_u64(&j, "schema_version", (uint64_t)store_schema_version());
+		json_str(&j, "command", "history");
+		json_str(&j, "metric", o.metric);
+		method_json(&j, &o);
+		json_arr_open(&j, "series");
+		for (size_t i = 0; i < ns; i++)
+			series_json(&j, &o, &s[i]);
+		json_arr_close(&j);
+		json_arr_open(&j, "change_points");	/* all series, flat, for scripts */
+		for (size_t i = 0; i < ns; i++)
+			for (int k = 0; k < s[i].ncp; k++)
+				cp_json(&j, &s[i], k, 1);
+		json_arr_close(&j);
+		json_obj_close(&j);
+		json_end(&j);
+	} else {
+		for (size_t i = 0; i < ns; i++)
+			print_human(&o, &s[i], stdout);
+		printf("method: e-divisive means + Welch t-test (p < %g, window %llu, step >= %g%%); "
+		       "z-alarm |z| >= %g over <= %d prior points\n", o.pvalue,
+		       (unsigned long long)o.window, o.min_change * 100, STATS_Z_LIMIT,
+		       STATS_Z_LOOKBACK);
+	}
+out:
+	for (size_t i = 0; i < ns; i++) {
+		free(s[i].cell);
+		free(s[i].pt);
+		free(s[i].z);
+	}
+	free(s);
+	store_close(db);
+	return ret;
+}

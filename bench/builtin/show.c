@@ -1,0 +1,74 @@
+/* builtin/show.c - sgabench show RUN: one stored run, human, JSON or CSV. */
+#include <stddef.h>
+#include <stdio.h>
+#include "builtin/builtin.h"
+#include "lib/log.h"
+#include "lib/opt.h"
+#include "output/output.h"
+#include "store/read.h"
+
+struct show_cfg {
+	const char *db;
+	int json;
+	int csv;
+};
+
+#define F(x) offsetof(struct show_cfg, x)
+static const struct opt show_opts[] = {
+	{ "db", OPT_STR, F(db), 0, 0, 0, 0, NULL, "PATH", STORE_DEFAULT_PATH, "SQLite database" },
+	{ "json", OPT_FLAG, F(json), 0, 0, 0, 0, NULL, NULL, NULL, "print as JSON" },
+	{ "csv", OPT_FLAG, F(csv), 0, 0, 0, 0, NULL, NULL, NULL, "print as CSV" },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_cfg c = { .db = STORE_DEFAULT_PATH };
+	struct stored_run s;
+	struct run_view v = { 0 };
+	char *pos[1];
+	int np = 1, ret;
+	sqlite3 *db;
+
+	ret = opt_parse(show_opts, &c, argc, argv, "show", "RUN (a run id or uuid prefix) [OPTIONS]", pos, &np);
+	if (ret)
+		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
+	if (np != 1) {
+		error("show: which run? give a run id or uuid prefix");
+		hint("'sgabench runs' lists them");
+		return EX_USAGE;
+	}
+	ret = store_open_ro(c.db, &db);
+	if (ret)
+		return ret;
+	ret = store_load_run(db, pos[0], &s);
+	if (ret) {
+		error("show: %s run '%s' in '%s'", ret == -2 ? "more than one" : ret == -1 ? "no" : "cannot read",
+		      pos[0], c.db);
+		if (ret == -2)
+			hint("give more of the uuid");
+		store_close(db);
+		return ret == -3 ? EX_FAIL : EX_USAGE;
+	}
+	v.meta = &s.meta;
+	v.res = &s.res;
+	v.fingerprint = s.fingerprint;
+	v.machine_json = s.machine_json;
+	v.describe = s.cell;
+	v.run_id = s.run_id;
+	v.db = c.db;
+	if (c.json)
+		output_json(stdout, &v);
+	else if (c.csv)
+		output_csv(stdout, &v);
+	else {
+		output_human(stdout, &v);
+		if (s.label)
+			printf("  label %s, sgabench %s, started %s\n", s.label, s.version, s.res.started_at);
+		else
+			printf("  sgabench %s, started %s\n", s.version, s.res.started_at);
+	}
+	store_free_run(&s);
+	store_close(db);
+	return EX_OK;
+}

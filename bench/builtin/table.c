@@ -1,0 +1,379 @@
+/*
+ * builtin/table.c - `sgabench table`: the 2016 cover-letter table (two tasks,
+ * 1 to 1,000,000 rounds, normal vs shared context), from the native
+ * backend where this machine can count dTLB misses and share a context,
+ * else from the TLB model, beside the published figures.
+ */
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "builtin/builtin.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "builtin/table_native.h"
+#include "model/simrun.h"
+#include "lib/opt.h"
+#include "native/sharedctx.h"
+#include "store/store.h"
+#include "machine/sysinfo.h"
+
+#define NROWS 7
+
+static const uint64_t rows[NROWS] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+/* Kravetz, [RFC PATCH 00/14] sparc64 shared context/TLB support, 2016-12-16 */
+static const double pub_normal[NROWS] = { 771, 1651, 10422, 97992, 975910, 9719193, 97941327 };
+static const double pub_shared[NROWS] = { 834, 881, 874, 958, 963, 1017, 4148 };
+#define PUB_SLOPE 97.9
+
+/* The documented defaults (bench/model/README.md, "Reproducing the 2016 table"). */
+#define TABLE_WS (276ull << 20)		/* 69 TTEs of 4 MiB per task */
+#define TABLE_JITTER 4096
+#define TABLE_STARTUP 300
+#define TABLE_SEEDS 8		/* one seed is one draw of how the strands wander */
+
+struct table_cfg {
+	int backend;		/* 0 auto, 1 native, 2 model */
+	int native_normal;	/* try the native normal column even where no PMU is seen */
+	int json;
+	const char *db;
+	int no_store;
+	uint64_t ws;
+	uint64_t jitter;
+	uint64_t startup;
+	uint64_t seed;
+	uint64_t seeds;		/* model: average each cell over seeds seed..seed+seeds-1 */
+	const char *label;
+};
+
+#define O(f) offsetof(struct table_cfg, f)
+
+static const struct opt table_opts[] = {
+	{ "backend", OPT_CHOICE, O(backend), .choices = "auto|native|model", .def = "auto",
+	  .help = "native needs dTLB counters and a shared context; auto falls back to the model" },
+	{ "native-normal", OPT_FLAG, O(native_normal),
+	  .help = "also run the normal column natively beside the model (auto does where a PMU exists)" },
+	{ "working-set", OPT_SIZE, O(ws), 1, 0, .metavar = "SIZE", .def = "276m",
+	  .help = "per task (model); the inferred default is 69 T2 TTEs of 4 MiB" },
+	{ "jitter", OPT_UINT, O(jitter), 0, 1u << 20, .metavar = "N", .def = "4096",
+	  .help = "strand issue-order jitter (model)" },
+	{ "startup", OPT_UINT, O(startup), 0, 1u << 30, .metavar = "N", .def = "300",
+	  .help = "private start-up pages per task (model; calibrated, see README)" },
+	{ "seed", OPT_UINT, O(seed), 0, 0, .metavar = "N", .def = "1", .help = "seed" },
+	{ "seeds", OPT_UINT, O(seeds), 1, 64, .metavar = "K", .def = "8",
+	  .help = "model: each cell is the mean over seeds N..N+K-1 (every run is stored); 1 for one draw" },
+	{ "json", OPT_FLAG, O(json), .help = "print JSON" },
+	{ "db", OPT_STR, O(db), .metavar = "PATH", .def = STORE_DEFAULT_PATH, .help = "database" },
+	{ "no-store", OPT_FLAG, O(no_store), .help = "do not store the runs" },
+	{ "label", OPT_STR, O(label), .metavar = "TEXT", .def = "table", .help = "tag stored with the runs" },
+	{ NULL },
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Why the native backend cannot produce the whole table here, or NULL if it can. */
+static const char *native_reason(const struct sysinfo *si, int *can_count)
+{
+	*can_count = si->has_core_pmu;
+	if (!si->has_core_pmu)
+		return "this machine has no hardware PMU, so dTLB-load-misses cannot be counted";
+	if (!SHAREDCTX_ARCH_HAS_FLAGS || strcmp(si->arch, "sparc64") != 0)
+		return "dTLB misses can be counted, but only sparc64 T2 or later with our kernel "
+		       "series offers a shared context";
+	return NULL;
+}
+
+/* Both columns (or the normal one) natively: 69 pages per task, as the model. */
+static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, const char *db, int both,
+		       double *normal, double *shared, char *why, size_t whylen)
+{
+	int sparc = SHAREDCTX_ARCH_HAS_FLAGS;
+	/* sparc64: one 4 MiB TTE touched per 8 MiB page; elsewhere 2 MiB pages */
+	struct native_row nr = { .page = sparc ? "8m" : "2m", .ws = sparc ? "552m" : "138m",
+				 .sga = sparc ? "552m" : "138m", .db = db, .label = tc->label };
+	/* two tasks must share one TLB: sibling strands, or one CPU time-sliced */
+	nr.place = si->threads_per_core > 1 ? "smt" : "same-cpu";
+	int ret = 0;
+
+	for (int i = 0; i < NROWS; i++) {
+		normal[i] = shared[i] = NAN;
+		nr.rounds = rows[i];
+		nr.sharedctx = 0;
+		if (!ret)
+			ret = native_row_run(&nr, &normal[i], why, whylen);
+		nr.sharedctx = 1;
+		if (!ret && both)
+			ret = native_row_run(&nr, &shared[i], why, whylen);
+	}
+	return ret;
+}
+
+/* One model run of the table: rounds, seed, shared or not. Stores it unless db is NULL. */
+static int table_run(const struct table_cfg *tc, const struct sysinfo *si, sqlite3 *db,
+		     uint64_t rounds, uint64_t seed, int shared, double *misses)
+{
+	struct sim_cfg c;
+	struct model_machine m;
+	struct model_run r;
+	struct model_stats st;
+	struct run_result res;
+	struct run_meta meta;
+	char err[320], cell[1024], cfg[4096];
+	double t0 = now_s();
+	int ret;
+
+	sim_cfg_defaults(&c);
+	c.rounds = rounds;
+	c.sharedctx = shared;
+	c.ws_size = tc->ws;
+	c.jitter = tc->jitter;
+	c.startup = tc->startup;
+	c.seed = seed;
+	ret = sim_prepare(&c, si, &m, &r, err, sizeof(err));
+	if (ret) {
+		error("table: %s", err);
+		return ret;
+	}
+	if (model_simulate(&m, &r, &st)) {
+		error("table: the model failed");
+		return EX_FAIL;
+	}
+	*misses = (double)model_total_walks(&st);
+	ret = EX_OK;
+	if (db) {
+		if (sim_result(&m, &r, &st, now_s() - t0, &res)) {
+			model_stats_free(&st);
+			return EX_FAIL;
+		}
+		sim_cell(&c, &m, &r, cell, sizeof(cell));
+		sim_config_json(&c, &m, &r, cfg, sizeof(cfg));
+		meta = (struct run_meta){
+			.workload = r.ops->name, .tasks = r.ntasks, .page_size = model_psz_name(r.psz),
+			.sharedctx = shared, .sga_bytes = tc->ws, .ws_bytes = tc->ws, .rounds = rounds,
+			.cell = cell, .label = tc->label, .config_json = cfg,
+		};
+		if (store_put_run(db, si, &meta, &res, NULL))
+			ret = EX_FAIL;
+		free(res.task);
+	}
+	model_stats_free(&st);
+	return ret;
+}
+
+/* The slope of a normal column: misses per round from the first to the last row. */
+static double slope_of(const double *normal)
+{
+	return (normal[NROWS - 1] - normal[0]) / (double)(rows[NROWS - 1] - rows[0]);
+}
+
+/*
+ * Both model columns: each cell is the mean over seeds tc->seed ..
+ * tc->seed + tc->seeds - 1 (the issue-order jitter, hence the normal
+ * slope, depends on the seed). Every run is stored. Fills the lowest and
+ * highest per-seed slope.
+ */
+static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, sqlite3 *db,
+		      double *normal, double *shared, double *slope_min, double *slope_max)
+{
+	double one[NROWS], v;
+	int ret;
+
+	for (int i = 0; i < NROWS; i++)
+		normal[i] = shared[i] = 0;
+	for (uint64_t k = 0; k < tc->seeds; k++) {
+		for (int i = 0; i < NROWS; i++) {
+			ret = table_run(tc, si, db, rows[i], tc->seed + k, 0, &one[i]);
+			if (!ret)
+				ret = table_run(tc, si, db, rows[i], tc->seed + k, 1, &v);
+			if (ret)
+				return ret;
+			normal[i] += one[i] / (double)tc->seeds;
+			shared[i] += v / (double)tc->seeds;
+		}
+		v = slope_of(one);
+		if (k == 0 || v < *slope_min)
+			*slope_min = v;
+		if (k == 0 || v > *slope_max)
+			*slope_max = v;
+	}
+	return EX_OK;
+}
+
+/* Print a count, or "n/a" when it is missing. */
+static void cell(double v, int width)
+{
+	if (isnan(v))
+		printf(" %*s", width, "n/a");
+	else
+		printf(" %*.0f", width, v);
+}
+
+/* Write the table as JSON. */
+static void table_json(const struct table_cfg *tc, const char *backend, const char *reason,
+		       int can_count, const double *normal, const double *shared,
+		       const double *nat, const char *nat_why, double secs, double slope,
+		       double slope_min, double slope_max, int ok_slope, int ok_flat, int ok_first)
+{
+	struct json j;
+
+	json_init(&j, stdout, 1);
+	json_obj_open(&j, NULL);
+	json_str(&j, "tool_version", SGA_VERSION);
+	json_str(&j, "backend", backend);
+	json_str(&j, "native_unavailable", reason);
+	json_bool(&j, "native_can_count", can_count);
+	json_str(&j, "native_normal_missing", nat_why);
+	json_u64(&j, "working_set", tc->ws);
+	json_u64(&j, "jitter", tc->jitter);
+	json_u64(&j, "startup_pages", tc->startup);
+	json_u64(&j, "seed", tc->seed);
+	json_u64(&j, "seeds", tc->seeds);
+	json_dbl(&j, "seconds", secs);
+	json_arr_open(&j, "rows");
+	for (int i = 0; i < NROWS; i++) {
+		json_obj_open(&j, NULL);
+		json_u64(&j, "rounds", rows[i]);
+		json_dbl(&j, "normal", normal[i]);
+		json_dbl(&j, "normal_published", pub_normal[i]);
+		json_dbl(&j, "normal_ratio", normal[i] / pub_normal[i]);
+		json_dbl(&j, "shared", shared[i]);
+		json_dbl(&j, "shared_published", pub_shared[i]);
+		json_dbl(&j, "shared_ratio", shared[i] / pub_shared[i]);
+		if (nat)
+			json_dbl(&j, "native_normal", nat[i]);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_dbl(&j, "slope", slope);
+	json_dbl(&j, "slope_min_seed", slope_min);
+	json_dbl(&j, "slope_max_seed", slope_max);
+	json_bool(&j, "slope_within_10pct", ok_slope);
+	json_bool(&j, "shared_flat", ok_flat);
+	json_bool(&j, "first_row_within_2x", ok_first);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+int cmd_table(int argc, char **argv)
+{
+	struct table_cfg tc = { .ws = TABLE_WS, .jitter = TABLE_JITTER, .startup = TABLE_STARTUP,
+				.seed = 1, .seeds = TABLE_SEEDS, .label = "table" };
+	double normal[NROWS], shared[NROWS], nat[NROWS], unused[NROWS], t0, secs, slope;
+	double slope_min = NAN, slope_max = NAN;
+	const char *reason, *path, *backend = "model:ultrasparc-t2";
+	char why[320] = "";
+	struct sysinfo si;
+	sqlite3 *db = NULL;
+	int ret, can_count, ok_slope, ok_flat, ok_first, native = 0, beside = 0;
+
+	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
+	if (ret == OPT_HELP_SHOWN)
+		return EX_OK;
+	if (ret)
+		return ret;
+	sysinfo_collect(&si);
+	reason = native_reason(&si, &can_count);
+	if (tc.backend == 1 && reason) {
+		error("table: the native backend is not available here: %s", reason);
+		hint("use --backend model (or auto) to reproduce the table with the TLB model");
+		return EX_RESOURCE;
+	}
+	native = tc.backend == 1 || (tc.backend == 0 && !reason);
+	beside = !native && tc.backend != 2 && (can_count || tc.native_normal);
+	path = tc.db ? tc.db : STORE_DEFAULT_PATH;
+	if (!tc.no_store) {
+		ret = store_open(path, &db);
+		if (ret)
+			return ret;
+	}
+	t0 = now_s();
+	if (native) {
+		backend = "native";
+		ret = native_rows(&tc, &si, db ? path : NULL, 1, normal, shared, why, sizeof(why));
+		if (ret) {
+			error("table: native run failed: %s", why);
+			ret = ret > 0 ? ret : EX_FAIL;
+			goto out;
+		}
+	} else {
+		ret = model_rows(&tc, &si, db, normal, shared, &slope_min, &slope_max);
+		if (ret)
+			goto out;
+		/* a native normal column that cannot be counted is shown as n/a, with why */
+		if (beside && !native_rows(&tc, &si, db ? path : NULL, 0, nat, unused, why, sizeof(why)))
+			why[0] = '\0';
+	}
+	secs = now_s() - t0;
+	slope = slope_of(normal);
+	ok_slope = slope >= PUB_SLOPE * 0.9 && slope <= PUB_SLOPE * 1.1;
+	ok_flat = shared[NROWS - 1] < 0.01 * normal[NROWS - 1];
+	ok_first = normal[0] >= pub_normal[0] / 2 && normal[0] <= pub_normal[0] * 2 &&
+		   shared[0] >= pub_shared[0] / 2 && shared[0] <= pub_shared[0] * 2;
+	if (tc.json) {
+		table_json(&tc, backend, reason, can_count, normal, shared, beside ? nat : NULL,
+			   beside && why[0] ? why : NULL, secs, slope, slope_min, slope_max,
+			   ok_slope, ok_flat, ok_first);
+	} else {
+		if (native)
+			printf("backend: native (2 tasks on one core, 69 pages per task)\n\n");
+		else
+			printf("backend: model:ultrasparc-t2 (native not available: %s)\n", reason ? reason :
+			       "--backend model");
+		if (!native)
+			printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
+			       "jitter %llu, %llu start-up pages per task, seed %llu",
+			       (unsigned long long)(tc.ws >> 20), (unsigned long long)tc.jitter,
+			       (unsigned long long)tc.startup, (unsigned long long)tc.seed);
+		if (!native && tc.seeds > 1)
+			printf("-%llu (each cell the mean of %llu seeds)",
+			       (unsigned long long)(tc.seed + tc.seeds - 1), (unsigned long long)tc.seeds);
+		if (!native)
+			printf("\n\n");
+		printf("%9s | %12s %12s %6s | %10s %10s %6s", "rounds", "normal", "published",
+		       "ratio", "shared", "published", "ratio");
+		printf(beside ? " | %12s\n" : "\n", "native normal");
+		for (int i = 0; i < NROWS; i++) {
+			printf("%9llu |", (unsigned long long)rows[i]);
+			cell(normal[i], 12);
+			printf(" %12.0f %6.2f |", pub_normal[i], normal[i] / pub_normal[i]);
+			cell(shared[i], 10);
+			printf(" %10.0f %6.2f", pub_shared[i], shared[i] / pub_shared[i]);
+			if (beside) {
+				printf(" |");
+				cell(nat[i], 12);
+			}
+			putchar('\n');
+		}
+		if (beside && why[0])
+			printf("native normal: %s\n", why);
+		else if (beside)
+			printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
+			       "(no shared context here); not comparable with the T2 figures\n");
+		printf("\nslope %.2f misses/round (published %.1f): %s", slope, PUB_SLOPE,
+		       ok_slope ? "within 10%" : "OUTSIDE 10%");
+		if (!native && tc.seeds > 1)
+			printf("; one seed alone: %.2f to %.2f", slope_min, slope_max);
+		putchar('\n');
+		printf("shared at 1,000,000 rounds: %.4f%% of normal: %s\n",
+		       100 * shared[NROWS - 1] / normal[NROWS - 1], ok_flat ? "flat (< 1%)" : "NOT flat");
+		printf("first row within a factor of 2 of 771 / 834: %s\n", ok_first ? "yes" : "NO");
+		printf("verdict: %s; %s in %.2f s%s\n",
+		       ok_slope && ok_flat && ok_first ? "reproduced" : "NOT reproduced",
+		       native ? "measured" : "simulated", secs, db ? "" : " (not stored)");
+		if (db)
+			printf("stored in %s, label '%s'\n", path, tc.label);
+	}
+	ret = ok_slope && ok_flat && ok_first ? EX_OK : EX_FAIL;
+out:
+	if (db)
+		store_close(db);
+	return ret;
+}
