@@ -25,6 +25,7 @@
 #include "machine/cpuid.h"
 #include "lib/json.h"
 #include "lib/parse.h"
+#include "machine/place.h"
 #include "machine/sysinfo.h"
 
 #define SI_MAX_CPUS 4096
@@ -282,22 +283,6 @@ static unsigned smt_width(unsigned ncpu_conf)
 	return best;
 }
 
-/* Count /sys/devices/system/node/node<N> directories (1 when none). */
-static unsigned count_nodes(void)
-{
-	DIR *d = opendir("/sys/devices/system/node");
-	struct dirent *e;
-	unsigned n = 0;
-
-	if (!d)
-		return 1;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, "node", 4) && isdigit((unsigned char)e->d_name[4]))
-			n++;
-	closedir(d);
-	return n ? n : 1;
-}
-
 /* Compare pools by page size for qsort. */
 static int pool_cmp(const void *a, const void *b)
 {
@@ -395,7 +380,7 @@ void sysinfo_collect(struct sysinfo *si)
 	si->ncpus = n > 0 ? (unsigned)n : 1;
 	n = sysconf(_SC_NPROCESSORS_CONF);
 	si->threads_per_core = smt_width(n > 0 ? (unsigned)n : si->ncpus);
-	si->numa_nodes = count_nodes();
+	si->numa_nodes = (unsigned)place_numa_nodes();
 	collect_pools(si);
 	read_choice("/sys/kernel/mm/transparent_hugepage/enabled", si->thp, sizeof(si->thp));
 	read_choice("/sys/kernel/mm/transparent_hugepage/shmem_enabled",
@@ -418,162 +403,4 @@ void sysinfo_collect(struct sysinfo *si)
 	}
 	collect_pmu(si);
 	sysinfo_fingerprint(si);
-}
-
-/* FNV-1a 64 of one "key=value\n" line, continuing from h. */
-static uint64_t fnv(uint64_t h, const char *key, const char *val)
-{
-	const char *parts[4] = { key, "=", val, "\n" };
-
-	for (int i = 0; i < 4; i++)
-		for (const unsigned char *p = (const unsigned char *)parts[i]; *p; p++)
-			h = (h ^ *p) * 0x100000001b3ULL;
-	return h;
-}
-
-/* fnv() of an unsigned value in decimal. */
-static uint64_t fnv_u(uint64_t h, const char *key, long long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%lld", v);
-	return fnv(h, key, buf);
-}
-
-void sysinfo_fingerprint(struct sysinfo *si)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	char buf[96];
-
-	h = fnv(h, "arch", si->arch);
-	h = fnv(h, "cpu_vendor", si->cpu_vendor);
-	h = fnv(h, "cpu_model", si->cpu_model);
-	h = fnv_u(h, "family", si->family);
-	h = fnv_u(h, "model", si->model);
-	h = fnv_u(h, "stepping", si->stepping);
-	h = fnv(h, "microcode", si->microcode);
-	h = fnv(h, "tlb_source", si->tlb_source);
-	for (unsigned i = 0; i < si->ntlb && i < SI_TLB_MAX; i++) {
-		const struct si_tlb *t = &si->tlb[i];
-
-		snprintf(buf, sizeof(buf), "%s %s %u %u", t->name, t->page_sizes, t->entries, t->assoc);
-		h = fnv(h, "tlb", buf);
-	}
-	h = fnv_u(h, "ncpus", si->ncpus);
-	h = fnv_u(h, "threads_per_core", si->threads_per_core);
-	h = fnv_u(h, "numa_nodes", si->numa_nodes);
-	for (unsigned i = 0; i < si->npool && i < SI_POOL_MAX; i++)
-		h = fnv_u(h, "pool", (long long)si->pool[i].page_size);
-	h = fnv(h, "thp", si->thp);
-	h = fnv(h, "shmem_thp", si->shmem_thp);
-	h = fnv(h, "kernel", si->kernel);
-	h = fnv(h, "cmdline", si->cmdline);
-	h = fnv(h, "governor", si->governor);
-	h = fnv_u(h, "paranoid", si->paranoid);
-	h = fnv_u(h, "is_vm", si->is_vm);
-	h = fnv(h, "hypervisor", si->hypervisor);
-	h = fnv(h, "core_pmu", si->core_pmu);
-	snprintf(si->fingerprint, sizeof(si->fingerprint), "%016" PRIx64, h);
-}
-
-void sysinfo_json(const struct sysinfo *si, struct json *j, const char *key)
-{
-	json_obj_open(j, key);
-	json_str(j, "fingerprint", si->fingerprint);
-	json_str(j, "hostname", si->hostname);
-	json_str(j, "arch", si->arch);
-	json_str(j, "cpu_vendor", si->cpu_vendor);
-	json_str(j, "cpu_model", si->cpu_model);
-	json_u64(j, "family", si->family);
-	json_u64(j, "model", si->model);
-	json_u64(j, "stepping", si->stepping);
-	json_str(j, "microcode", si->microcode);
-	json_u64(j, "ncpus", si->ncpus);
-	json_u64(j, "threads_per_core", si->threads_per_core);
-	json_u64(j, "numa_nodes", si->numa_nodes);
-	json_str(j, "tlb_source", si->tlb_source);
-	json_arr_open(j, "tlbs");
-	for (unsigned i = 0; i < si->ntlb && i < SI_TLB_MAX; i++) {
-		const struct si_tlb *t = &si->tlb[i];
-
-		json_obj_open(j, NULL);
-		json_str(j, "name", t->name);
-		json_str(j, "page_sizes", t->page_sizes);
-		if (t->entries)
-			json_u64(j, "entries", t->entries);
-		else
-			json_null(j, "entries");
-		json_u64(j, "assoc", t->assoc);
-		json_bool(j, "fully_associative", t->assoc == 0);
-		json_obj_close(j);
-	}
-	json_arr_close(j);
-	json_arr_open(j, "hugepage_pools");
-	for (unsigned i = 0; i < si->npool && i < SI_POOL_MAX; i++) {
-		const struct si_pool *p = &si->pool[i];
-
-		json_obj_open(j, NULL);
-		json_u64(j, "page_size", p->page_size);
-		json_i64(j, "total", p->total);
-		json_i64(j, "free", p->free);
-		json_i64(j, "resv", p->resv);
-		json_i64(j, "surplus", p->surplus);
-		json_obj_close(j);
-	}
-	json_arr_close(j);
-	json_str(j, "thp", si->thp);
-	json_str(j, "shmem_thp", si->shmem_thp);
-	json_str(j, "kernel", si->kernel);
-	json_str(j, "cmdline", si->cmdline);
-	json_str(j, "governor", si->governor);
-	json_i64(j, "perf_event_paranoid", si->paranoid);
-	json_bool(j, "is_vm", si->is_vm);
-	json_str(j, "hypervisor", si->hypervisor);
-	json_bool(j, "has_core_pmu", si->has_core_pmu);
-	json_str(j, "core_pmu", si->core_pmu);
-	json_obj_close(j);
-}
-
-void sysinfo_print(const struct sysinfo *si, FILE *f)
-{
-	char buf[128], sz[32];
-
-	fprintf(f, "%-18s %s\n", "fingerprint", si->fingerprint);
-	fprintf(f, "%-18s %s\n", "hostname", si->hostname);
-	fprintf(f, "%-18s %s\n", "arch", si->arch);
-	fprintf(f, "%-18s %s %s (family %u model %u stepping %u)\n", "cpu",
-		si->cpu_vendor, si->cpu_model, si->family, si->model, si->stepping);
-	fprintf(f, "%-18s %s\n", "microcode", si->microcode[0] ? si->microcode : "unknown");
-	fprintf(f, "%-18s %u online, %u thread%s per core, %u NUMA node%s\n", "cpus",
-		si->ncpus, si->threads_per_core, si->threads_per_core == 1 ? "" : "s",
-		si->numa_nodes, si->numa_nodes == 1 ? "" : "s");
-	if (!si->ntlb)
-		fprintf(f, "%-18s unknown (source: %s)\n", "tlb", si->tlb_source);
-	for (unsigned i = 0; i < si->ntlb && i < SI_TLB_MAX; i++) {
-		char label[32];
-
-		snprintf(label, sizeof(label), "tlb %s", si->tlb[i].name);
-		fprintf(f, "%-18s %s\n", label, si_tlb_describe(&si->tlb[i], buf, sizeof(buf)));
-	}
-	if (si->ntlb)
-		fprintf(f, "%-18s %s\n", "tlb source", si->tlb_source);
-	if (!si->npool)
-		fprintf(f, "%-18s none\n", "hugepages");
-	for (unsigned i = 0; i < si->npool && i < SI_POOL_MAX; i++) {
-		const struct si_pool *p = &si->pool[i];
-		char label[32];
-
-		snprintf(label, sizeof(label), "hugepages %s", fmt_size(p->page_size, sz, sizeof(sz)));
-		fprintf(f, "%-18s %ld total, %ld free, %ld reserved, %ld surplus\n", label,
-			p->total, p->free, p->resv, p->surplus);
-	}
-	fprintf(f, "%-18s %s (shmem: %s)\n", "thp", si->thp, si->shmem_thp);
-	fprintf(f, "%-18s %s\n", "kernel", si->kernel);
-	fprintf(f, "%-18s %s\n", "cmdline", si->cmdline);
-	fprintf(f, "%-18s %s\n", "governor", si->governor);
-	fprintf(f, "%-18s %d\n", "perf_event_paranoid", si->paranoid);
-	fprintf(f, "%-18s %s%s%s\n", "vm", si->is_vm ? "yes" : "no",
-		si->hypervisor[0] ? ", hypervisor " : "", si->hypervisor);
-	fprintf(f, "%-18s %s\n", "core pmu", si->has_core_pmu ? si->core_pmu :
-		"none (hardware counters are not available here)");
 }

@@ -30,7 +30,7 @@ struct sysinfo {
 	unsigned family, model, stepping;
 	unsigned ncpus;		/* online CPUs */
 	unsigned threads_per_core;	/* SMT width; 1 when off */
-	unsigned numa_nodes;
+	unsigned numa_nodes;	/* node ids 0..N-1 (place_numa_nodes: numa_max_node()+1) */
 	unsigned ntlb;
 	struct si_tlb tlb[SI_TLB_MAX];
 	char tlb_source[32];	/* "cpuid", "table", "cpuinfo", "unknown" */
