@@ -49,7 +49,7 @@ static int zipf_open(struct wl_stream *s)
 	double n = (double)s->p.pages, theta = s->p.zipf_theta;
 	struct rng r;
 
-	if (theta <= 0 || theta == 1.0 || theta > 10)
+	if (theta < WL_ZIPF_THETA_MIN || theta == 1.0 || theta > WL_ZIPF_THETA_MAX)
 		return -EINVAL;
 	z = malloc(sizeof(*z));
 	if (!z)

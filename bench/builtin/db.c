@@ -22,6 +22,8 @@
 #include "lib/log.h"
 #include "lib/opt.h"
 #include "store/store.h"
+#include "machine/sysinfo.h"
+#include "output/envelope.h"
 
 #define MAX_INPUTS 1024
 
@@ -300,10 +302,11 @@ struct merge_opts {
 };
 
 static const struct opt merge_tab[] = {
-	{ "output", OPT_STR, offsetof(struct merge_opts, output), 0, 0, 0, 0, NULL, "OUT.db", NULL,
-	  "the merged database (also -o); created if missing, else merged into" },
-	{ "json", OPT_FLAG, offsetof(struct merge_opts, json), 0, 0, 0, 0, NULL, NULL, NULL,
-	  "machine-readable summary" },
+	{ .name = "output", .type = OPT_STR, .off = offsetof(struct merge_opts, output),
+	  .metavar = "OUT.db",
+	  .help = "the merged database (also -o); created if missing, else merged into" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct merge_opts, json),
+	  .help = "machine-readable summary" },
 	{ NULL },
 };
 
@@ -379,12 +382,12 @@ static int db_merge(int argc, char **argv)
 	ret = EX_OK;
 	if (o.json) {
 		struct json j;
+		struct sysinfo si;
 
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);
-		json_str(&j, "tool", "sgabench");
-		json_str(&j, "version", SGA_VERSION);
-		json_u64(&j, "schema_version", (uint64_t)store_schema_version());
+		sysinfo_collect(&si);
+		envelope_json(&j, &si, "db merge");
 		json_str(&j, "output", o.output);
 		json_arr_open(&j, "inputs");
 		for (int i = 0; i < np; i++)
@@ -420,10 +423,11 @@ struct check_opts {
 };
 
 static const struct opt check_tab[] = {
-	{ "db", OPT_STR, offsetof(struct check_opts, db), 0, 0, 0, 0, NULL, "PATH",
-	  STORE_DEFAULT_PATH, "database" },
-	{ "json", OPT_FLAG, offsetof(struct check_opts, json), 0, 0, 0, 0, NULL, NULL, NULL,
-	  "machine-readable output" },
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct check_opts, db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "database" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct check_opts, json),
+	  .help = "machine-readable output" },
 	{ NULL },
 };
 
@@ -450,6 +454,7 @@ static int db_check(int argc, char **argv)
 	int64_t fk, failed;
 	sqlite3_stmt *st;
 	struct json j;
+	struct sysinfo si;
 	sqlite3 *db;
 	int ret, nproblems = 0;
 
@@ -472,11 +477,10 @@ static int db_check(int argc, char **argv)
 	if (o.json) {
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);
-		json_str(&j, "tool", "sgabench");
-		json_str(&j, "version", SGA_VERSION);
+		sysinfo_collect(&si);
+		envelope_json(&j, &si, "db check");
 		json_str(&j, "path", o.db);
-		json_i64(&j, "schema_version", scalar(db, "PRAGMA user_version"));
-		json_u64(&j, "schema_version_known", (uint64_t)store_schema_version());
+		json_i64(&j, "db_schema_version", scalar(db, "PRAGMA user_version"));
 		json_str(&j, "integrity", nproblems ? integ : "ok");
 		json_i64(&j, "foreign_key_problems", fk);
 		json_obj_open(&j, "rows");

@@ -17,6 +17,8 @@
 #include "lib/opt.h"
 #include "stats/stats.h"
 #include "store/store.h"
+#include "machine/sysinfo.h"
+#include "output/envelope.h"
 
 #define SYNOPSIS "--metric M [--cell PATTERN] [options]"
 
@@ -28,24 +30,31 @@ struct hist_opts {
 };
 
 static const struct opt history_opts[] = {
-	{ "metric", OPT_STR, offsetof(struct hist_opts, metric), 0, 0, 0, 0, NULL, "M", NULL,
-	  "the metric (a run_metric name, e.g. minor-faults, wall-s)" },
-	{ "cell", OPT_STR, offsetof(struct hist_opts, cell), 0, 0, 0, 0, NULL, "PATTERN", "*",
-	  "cells matching this GLOB pattern" },
-	{ "db", OPT_STR, offsetof(struct hist_opts, db), 0, 0, 0, 0, NULL, "PATH", STORE_DEFAULT_PATH,
-	  "database" },
-	{ "machine", OPT_STR, offsetof(struct hist_opts, machine), 0, 0, 0, 0, NULL, "FP", "all",
-	  "only machines whose fingerprint starts with FP" },
-	{ "per-run", OPT_FLAG, offsetof(struct hist_opts, per_run), 0, 0, 0, 0, NULL, NULL, NULL,
-	  "one point per run, not per night" },
-	{ "window", OPT_UINT, offsetof(struct hist_opts, window), 6, 100000, 0, 0, NULL, "N", "50",
-	  "points the change-point test looks at around a split" },
-	{ "pvalue", OPT_DOUBLE, offsetof(struct hist_opts, pvalue), 0, 0, 1e-12, 0.5, NULL, "P",
-	  "0.001", "Welch t-test p below which a split is a change point" },
-	{ "min-change", OPT_DOUBLE, offsetof(struct hist_opts, min_change), 0, 0, 0, 10, NULL, "R",
-	  "0.02", "smallest relative step reported" },
-	{ "json", OPT_FLAG, offsetof(struct hist_opts, json), 0, 0, 0, 0, NULL, NULL, NULL,
-	  "machine-readable output" },
+	{ .name = "metric", .type = OPT_STR, .off = offsetof(struct hist_opts, metric),
+	  .metavar = "M",
+	  .help = "the metric (a run_metric name, e.g. minor-faults, wall-s)" },
+	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct hist_opts, cell),
+	  .metavar = "PATTERN", .def = "*",
+	  .help = "cells matching this GLOB pattern" },
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct hist_opts, db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "database" },
+	{ .name = "machine", .type = OPT_STR, .off = offsetof(struct hist_opts, machine),
+	  .metavar = "FP", .defhelp = "all",
+	  .help = "only machines whose fingerprint starts with FP" },
+	{ .name = "per-run", .type = OPT_FLAG, .off = offsetof(struct hist_opts, per_run),
+	  .help = "one point per run, not per night" },
+	{ .name = "window", .type = OPT_UINT, .off = offsetof(struct hist_opts, window), .min = 6, .max = 100000,
+	  .metavar = "N", .def = "50",
+	  .help = "points the change-point test looks at around a split" },
+	{ .name = "pvalue", .type = OPT_DOUBLE, .off = offsetof(struct hist_opts, pvalue), .dmin = 1e-12, .dmax = 0.5,
+	  .metavar = "P", .def = "0.001",
+	  .help = "Welch t-test p below which a split is a change point" },
+	{ .name = "min-change", .type = OPT_DOUBLE, .off = offsetof(struct hist_opts, min_change), .dmax = 10,
+	  .metavar = "R", .def = "0.02",
+	  .help = "smallest relative step reported" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct hist_opts, json),
+	  .help = "machine-readable output" },
 	{ NULL },
 };
 
@@ -334,12 +343,12 @@ static int list_series(sqlite3 *db, const struct hist_opts *o, struct series **o
 
 int cmd_history(int argc, char **argv)
 {
-	struct hist_opts o = { .cell = "*", .db = STORE_DEFAULT_PATH, .window = STATS_CP_WINDOW,
-			       .pvalue = STATS_CP_PVALUE, .min_change = STATS_CP_MIN_REL };
+	struct hist_opts o = { 0 };
 	struct series *s = NULL;
 	size_t ns = 0;
 	sqlite3 *db = NULL;
 	struct json j;
+	struct sysinfo si;
 	int ret;
 
 	ret = opt_parse(history_opts, &o, argc, argv, "history", SYNOPSIS, NULL, NULL);
@@ -373,10 +382,8 @@ int cmd_history(int argc, char **argv)
 	if (o.json) {
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);
-		json_str(&j, "tool", "sgabench");
-		json_str(&j, "version", SGA_VERSION);
-		json_u64(&j, "schema_version", (uint64_t)store_schema_version());
-		json_str(&j, "command", "history");
+		sysinfo_collect(&si);
+		envelope_json(&j, &si, "history");
 		json_str(&j, "metric", o.metric);
 		method_json(&j, &o);
 		json_arr_open(&j, "series");

@@ -19,13 +19,23 @@ struct runs_cfg {
 
 #define F(x) offsetof(struct runs_cfg, x)
 static const struct opt runs_opts[] = {
-	{ "db", OPT_STR, F(db), 0, 0, 0, 0, NULL, "PATH", STORE_DEFAULT_PATH, "SQLite database" },
-	{ "limit", OPT_UINT, F(limit), 1, 1000000, 0, 0, NULL, "N", "50", "show at most N runs" },
-	{ "label", OPT_STR, F(label), 0, 0, 0, 0, NULL, "TEXT", NULL, "only runs with this label (SQL LIKE pattern)" },
-	{ "backend", OPT_STR, F(backend), 0, 0, 0, 0, NULL, "NAME", NULL, "only this backend (native, model:%, ...)" },
-	{ "failed", OPT_FLAG, F(failed), 0, 0, 0, 0, NULL, NULL, NULL, "only failed runs" },
-	{ "json", OPT_FLAG, F(json), 0, 0, 0, 0, NULL, NULL, NULL, "print a JSON array" },
-	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = "db", .type = OPT_STR, .off = F(db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "SQLite database" },
+	{ .name = "limit", .type = OPT_UINT, .off = F(limit), .min = 1, .max = 1000000,
+	  .metavar = "N", .def = "50",
+	  .help = "show at most N runs" },
+	{ .name = "label", .type = OPT_STR, .off = F(label),
+	  .metavar = "TEXT",
+	  .help = "only runs with this label (SQL LIKE pattern)" },
+	{ .name = "backend", .type = OPT_STR, .off = F(backend),
+	  .metavar = "NAME",
+	  .help = "only this backend (native, model:%, ...)" },
+	{ .name = "failed", .type = OPT_FLAG, .off = F(failed),
+	  .help = "only failed runs" },
+	{ .name = "json", .type = OPT_FLAG, .off = F(json),
+	  .help = "print a JSON array" },
+	{ NULL },
 };
 
 static const char *col(sqlite3_stmt *st, int i)
@@ -45,7 +55,7 @@ int cmd_runs(int argc, char **argv)
 		" WHERE (?1 IS NULL OR r.label LIKE ?1) AND (?2 IS NULL OR r.backend LIKE ?2)"
 		" AND (?3 = 0 OR r.status = 'failed')"
 		" ORDER BY r.started_at DESC, r.id DESC LIMIT ?4";
-	struct runs_cfg c = { .db = STORE_DEFAULT_PATH, .limit = 50 };
+	struct runs_cfg c = { 0 };
 	sqlite3_stmt *st;
 	sqlite3 *db;
 	struct json j;

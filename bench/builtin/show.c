@@ -6,6 +6,7 @@
 #include "lib/opt.h"
 #include "output/output.h"
 #include "store/read.h"
+#include "machine/sysinfo.h"
 
 struct show_cfg {
 	const char *db;
@@ -15,10 +16,14 @@ struct show_cfg {
 
 #define F(x) offsetof(struct show_cfg, x)
 static const struct opt show_opts[] = {
-	{ "db", OPT_STR, F(db), 0, 0, 0, 0, NULL, "PATH", STORE_DEFAULT_PATH, "SQLite database" },
-	{ "json", OPT_FLAG, F(json), 0, 0, 0, 0, NULL, NULL, NULL, "print as JSON" },
-	{ "csv", OPT_FLAG, F(csv), 0, 0, 0, 0, NULL, NULL, NULL, "print as CSV" },
-	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = "db", .type = OPT_STR, .off = F(db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "SQLite database" },
+	{ .name = "json", .type = OPT_FLAG, .off = F(json),
+	  .help = "print as JSON" },
+	{ .name = "csv", .type = OPT_FLAG, .off = F(csv),
+	  .help = "print as CSV" },
+	{ NULL },
 };
 
 int cmd_show(int argc, char **argv)
@@ -26,6 +31,7 @@ int cmd_show(int argc, char **argv)
 	struct show_cfg c = { .db = STORE_DEFAULT_PATH };
 	struct stored_run s;
 	struct run_view v = { 0 };
+	struct sysinfo si;
 	char *pos[1];
 	int np = 1, ret;
 	sqlite3 *db;
@@ -52,6 +58,9 @@ int cmd_show(int argc, char **argv)
 	}
 	v.meta = &s.meta;
 	v.res = &s.res;
+	sysinfo_collect(&si);
+	v.si = &si;
+	v.command = "show";
 	v.fingerprint = s.fingerprint;
 	v.machine_json = s.machine_json;
 	v.describe = s.cell;

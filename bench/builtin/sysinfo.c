@@ -6,15 +6,16 @@
 #include "lib/log.h"
 #include "lib/opt.h"
 #include "machine/sysinfo.h"
+#include "output/envelope.h"
 
 struct sysinfo_cfg {
 	int json;
 };
 
 static const struct opt sysinfo_opts[] = {
-	{ "json", OPT_FLAG, offsetof(struct sysinfo_cfg, json), 0, 0, 0, 0, NULL, NULL, NULL,
-	  "print the machine record as JSON (with tool_version and fingerprint)" },
-	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct sysinfo_cfg, json),
+	  .help = "print the machine record as JSON (with tool_version and fingerprint)" },
+	{ NULL },
 };
 
 /*
@@ -35,8 +36,7 @@ int cmd_sysinfo(int argc, char **argv)
 
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);
-		json_str(&j, "tool_version", SGA_VERSION);
-		json_str(&j, "fingerprint", si.fingerprint);
+		envelope_json(&j, &si, "sysinfo");
 		sysinfo_json(&si, &j, "machine");
 		json_obj_close(&j);
 		json_end(&j);

@@ -14,6 +14,8 @@
 #include "lib/json.h"
 #include "lib/log.h"
 #include "builtin/table_native.h"
+#include "model/backend.h"
+#include "output/envelope.h"
 #include "model/simrun.h"
 #include "lib/opt.h"
 #include "native/sharedctx.h"
@@ -29,10 +31,6 @@ static const double pub_shared[NROWS] = { 834, 881, 874, 958, 963, 1017, 4148 };
 #define PUB_SLOPE 97.9
 
 /* The documented defaults (bench/model/README.md, "Reproducing the 2016 table"). */
-#define TABLE_WS (276ull << 20)		/* 69 TTEs of 4 MiB per task */
-#define TABLE_JITTER 4096
-#define TABLE_STARTUP 300
-#define TABLE_SEEDS 8		/* one seed is one draw of how the strands wander */
 
 struct table_cfg {
 	int backend;		/* 0 auto, 1 native, 2 model */
@@ -51,23 +49,36 @@ struct table_cfg {
 #define O(f) offsetof(struct table_cfg, f)
 
 static const struct opt table_opts[] = {
-	{ "backend", OPT_CHOICE, O(backend), .choices = "auto|native|model", .def = "auto",
+	{ .name = "backend", .type = OPT_CHOICE, .off = O(backend), .choices = "auto|native|model",
+	  .def = "auto",
 	  .help = "native needs dTLB counters and a shared context; auto falls back to the model" },
-	{ "native-normal", OPT_FLAG, O(native_normal),
+	{ .name = "native-normal", .type = OPT_FLAG, .off = O(native_normal),
 	  .help = "also run the normal column natively beside the model (auto does where a PMU exists)" },
-	{ "working-set", OPT_SIZE, O(ws), 1, 0, .metavar = "SIZE", .def = "276m",
+	{ .name = "working-set", .type = OPT_SIZE, .off = O(ws), .min = 1,
+	  .metavar = "SIZE", .def = "276m",
 	  .help = "per task (model); the inferred default is 69 T2 TTEs of 4 MiB" },
-	{ "jitter", OPT_UINT, O(jitter), 0, 1u << 20, .metavar = "N", .def = "4096",
+	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
+	  .metavar = "N", .def = "4096",
 	  .help = "strand issue-order jitter (model)" },
-	{ "startup", OPT_UINT, O(startup), 0, 1u << 30, .metavar = "N", .def = "300",
+	{ .name = "startup", .type = OPT_UINT, .off = O(startup), .max = 1u << 30,
+	  .metavar = "N", .def = "300",
 	  .help = "private start-up pages per task (model; calibrated, see README)" },
-	{ "seed", OPT_UINT, O(seed), 0, 0, .metavar = "N", .def = "1", .help = "seed" },
-	{ "seeds", OPT_UINT, O(seeds), 1, 64, .metavar = "K", .def = "8",
+	{ .name = "seed", .type = OPT_UINT, .off = O(seed),
+	  .metavar = "N", .def = "1",
+	  .help = "seed" },
+	{ .name = "seeds", .type = OPT_UINT, .off = O(seeds), .min = 1, .max = 64,
+	  .metavar = "K", .def = "8",
 	  .help = "model: each cell is the mean over seeds N..N+K-1 (every run is stored); 1 for one draw" },
-	{ "json", OPT_FLAG, O(json), .help = "print JSON" },
-	{ "db", OPT_STR, O(db), .metavar = "PATH", .def = STORE_DEFAULT_PATH, .help = "database" },
-	{ "no-store", OPT_FLAG, O(no_store), .help = "do not store the runs" },
-	{ "label", OPT_STR, O(label), .metavar = "TEXT", .def = "table", .help = "tag stored with the runs" },
+	{ .name = "json", .type = OPT_FLAG, .off = O(json),
+	  .help = "print JSON" },
+	{ .name = "db", .type = OPT_STR, .off = O(db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "database" },
+	{ .name = "no-store", .type = OPT_FLAG, .off = O(no_store),
+	  .help = "do not store the runs" },
+	{ .name = "label", .type = OPT_STR, .off = O(label),
+	  .metavar = "TEXT", .def = "table",
+	  .help = "tag stored with the runs" },
 	{ NULL },
 };
 
@@ -120,51 +131,44 @@ static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, con
 static int table_run(const struct table_cfg *tc, const struct sysinfo *si, sqlite3 *db,
 		     uint64_t rounds, uint64_t seed, int shared, double *misses)
 {
-	struct sim_cfg c;
-	struct model_machine m;
-	struct model_run r;
-	struct model_stats st;
+	const struct backend_ops *be = &model_backend;
+	struct sim_cfg c = { 0 };
 	struct run_result res;
 	struct run_meta meta;
-	char err[320], cell[1024], cfg[4096];
-	double t0 = now_s();
+	struct backend_names nm = { 0 };
+	void *plan = NULL;
+	char err[320];
 	int ret;
 
-	sim_cfg_defaults(&c);
+	memset(&res, 0, sizeof(res));
+	ret = opt_defaults(be->opts, &c, "table");
+	if (ret)
+		return ret;
 	c.rounds = rounds;
 	c.sharedctx = shared;
 	c.ws_size = tc->ws;
 	c.jitter = tc->jitter;
 	c.startup = tc->startup;
 	c.seed = seed;
-	ret = sim_prepare(&c, si, &m, &r, err, sizeof(err));
+	ret = be->prepare(&c, si, &plan, err, sizeof(err));
+	if (!ret)
+		ret = be->run(plan, si, &res, err, sizeof(err));
 	if (ret) {
 		error("table: %s", err);
-		return ret;
+		goto out;
 	}
-	if (model_simulate(&m, &r, &st)) {
-		error("table: the model failed");
-		return EX_FAIL;
-	}
-	*misses = (double)model_total_walks(&st);
-	ret = EX_OK;
+	/* event 0 is dTLB-load-misses: the model's page walks */
+	result_event_total(&res, 0, misses);
 	if (db) {
-		if (sim_result(&m, &r, &st, now_s() - t0, &res)) {
-			model_stats_free(&st);
-			return EX_FAIL;
-		}
-		sim_cell(&c, &m, &r, cell, sizeof(cell));
-		sim_config_json(&c, &m, &r, cfg, sizeof(cfg));
-		meta = (struct run_meta){
-			.workload = r.ops->name, .tasks = r.ntasks, .page_size = model_psz_name(r.psz),
-			.sharedctx = shared, .sga_bytes = tc->ws, .ws_bytes = tc->ws, .rounds = rounds,
-			.cell = cell, .label = tc->label, .config_json = cfg,
-		};
+		be->name_run(plan, &res, &meta, &nm);
+		meta.label = tc->label;
 		if (store_put_run(db, si, &meta, &res, NULL))
 			ret = EX_FAIL;
-		free(res.task);
 	}
-	model_stats_free(&st);
+out:
+	if (plan)
+		be->release(plan);
+	free(res.task);
 	return ret;
 }
 
@@ -217,7 +221,7 @@ static void cell(double v, int width)
 }
 
 /* Write the table as JSON. */
-static void table_json(const struct table_cfg *tc, const char *backend, const char *reason,
+static void table_json(const struct table_cfg *tc, const struct sysinfo *si, const char *backend, const char *reason,
 		       int can_count, const double *normal, const double *shared,
 		       const double *nat, const char *nat_why, double secs, double slope,
 		       double slope_min, double slope_max, int ok_slope, int ok_flat, int ok_first)
@@ -226,7 +230,7 @@ static void table_json(const struct table_cfg *tc, const char *backend, const ch
 
 	json_init(&j, stdout, 1);
 	json_obj_open(&j, NULL);
-	json_str(&j, "tool_version", SGA_VERSION);
+	envelope_json(&j, si, "table");
 	json_str(&j, "backend", backend);
 	json_str(&j, "native_unavailable", reason);
 	json_bool(&j, "native_can_count", can_count);
@@ -264,8 +268,7 @@ static void table_json(const struct table_cfg *tc, const char *backend, const ch
 
 int cmd_table(int argc, char **argv)
 {
-	struct table_cfg tc = { .ws = TABLE_WS, .jitter = TABLE_JITTER, .startup = TABLE_STARTUP,
-				.seed = 1, .seeds = TABLE_SEEDS, .label = "table" };
+	struct table_cfg tc = { 0 };
 	double normal[NROWS], shared[NROWS], nat[NROWS], unused[NROWS], t0, secs, slope;
 	double slope_min = NAN, slope_max = NAN;
 	const char *reason, *path, *backend = "model:ultrasparc-t2";
@@ -318,7 +321,7 @@ int cmd_table(int argc, char **argv)
 	ok_first = normal[0] >= pub_normal[0] / 2 && normal[0] <= pub_normal[0] * 2 &&
 		   shared[0] >= pub_shared[0] / 2 && shared[0] <= pub_shared[0] * 2;
 	if (tc.json) {
-		table_json(&tc, backend, reason, can_count, normal, shared, beside ? nat : NULL,
+		table_json(&tc, &si, backend, reason, can_count, normal, shared, beside ? nat : NULL,
 			   beside && why[0] ? why : NULL, secs, slope, slope_min, slope_max,
 			   ok_slope, ok_flat, ok_first);
 	} else {

@@ -6,7 +6,7 @@
 #include "workloads/workload.h"
 
 static const struct opt no_opts[] = {
-	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ NULL },
 };
 
 int cmd_workloads(int argc, char **argv)

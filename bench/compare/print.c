@@ -6,6 +6,8 @@
 #include "lib/json.h"
 #include "compare/compare.h"
 #include "store/store.h"
+#include "machine/sysinfo.h"
+#include "output/envelope.h"
 
 /* The first 12 hex digits of machine id's fingerprint into buf ("?" when unknown). */
 static const char *machine_fp(const struct cmp *c, int64_t id, char *buf, size_t len)
@@ -194,6 +196,7 @@ void cmp_print_json(const struct cmp *c, FILE *f)
 	size_t len;
 	FILE *m = open_memstream(&method, &len);
 	struct json j;
+	struct sysinfo si;
 
 	if (m) {
 		cmp_method_json(c, NULL, m);
@@ -201,10 +204,8 @@ void cmp_print_json(const struct cmp *c, FILE *f)
 	}
 	json_init(&j, f, 1);
 	json_obj_open(&j, NULL);
-	json_str(&j, "tool", "sgabench");
-	json_str(&j, "version", SGA_VERSION);
-	json_u64(&j, "schema_version", (uint64_t)store_schema_version());
-	json_str(&j, "command", "compare");
+	sysinfo_collect(&si);
+	envelope_json(&j, &si, "compare");
 	side_json(&j, "baseline", c->baseline, &c->base);
 	side_json(&j, "candidate", c->candidate, &c->cand);
 	json_bool(&j, "cross_machine", c->cross);

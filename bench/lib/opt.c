@@ -25,6 +25,14 @@ int opt_choice_index(const char *choices, const char *word)
 	return -1;
 }
 
+int opt_list_has(const struct opt_list *l, const char *word)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (strcmp(l->item[i], word) == 0)
+			return 1;
+	return 0;
+}
+
 const char *opt_choice_name(const char *choices, int idx, char *buf, size_t len)
 {
 	const char *p = choices;
@@ -43,12 +51,22 @@ const char *opt_choice_name(const char *choices, int idx, char *buf, size_t len)
 	return buf;
 }
 
-void opt_usage(FILE *f, const char *cmd, const char *synopsis, const struct opt *tab)
+/* Whether o ends a table: no name and no shared rows. */
+static int opt_end(const struct opt *o)
 {
-	fprintf(f, "usage: sgabench %s %s\n\n", cmd, synopsis);
-	for (const struct opt *o = tab; o->name; o++) {
+	return !o->name && !o->rows;
+}
+
+/* One --help line per option of tab, shared rows in place. */
+static void usage_rows(FILE *f, const struct opt *tab)
+{
+	for (const struct opt *o = tab; !opt_end(o); o++) {
 		char left[64];
 
+		if (o->type == OPT_ROWS) {
+			usage_rows(f, o->rows);
+			continue;
+		}
 		if (o->type == OPT_FLAG)
 			snprintf(left, sizeof(left), "--%s", o->name);
 		else if (o->type == OPT_CHOICE)
@@ -57,10 +75,18 @@ void opt_usage(FILE *f, const char *cmd, const char *synopsis, const struct opt 
 			snprintf(left, sizeof(left), "--%s %s", o->name,
 				 o->metavar ? o->metavar : "VALUE");
 		fprintf(f, "  %-30s %s", left, o->help);
-		if (o->def)
+		if (o->defhelp)
+			fprintf(f, " [%s]", o->defhelp);
+		else if (o->def)
 			fprintf(f, " [%s]", o->def);
 		fputc('\n', f);
 	}
+}
+
+void opt_usage(FILE *f, const char *cmd, const char *synopsis, const struct opt *tab)
+{
+	fprintf(f, "usage: sgabench %s %s\n\n", cmd, synopsis);
+	usage_rows(f, tab);
 	fprintf(f, "  %-30s %s\n", "-h, --help", "show this help");
 }
 
@@ -89,10 +115,39 @@ static int check_range(const char *cmd, const struct opt *o, const char *val, ui
 	return 0;
 }
 
-/* Store the value val for option o into cfg. */
-static int set_value(const char *cmd, const struct opt *o, void *cfg, const char *val)
+/* Split val at commas into l; an empty, over-long or extra name is an error. */
+static int set_list(const char *cmd, const struct opt *o, struct opt_list *l, const char *val)
 {
-	char *field = (char *)cfg + o->off;
+	const char *p = val;
+	char why[96];
+
+	l->n = 0;
+	while (1) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0)
+			return bad_value(cmd, o, val, "has an empty name (two commas, or one at an end)");
+		if (len >= OPT_NAME_MAX) {
+			snprintf(why, sizeof(why), "a name is longer than %d characters", OPT_NAME_MAX - 1);
+			return bad_value(cmd, o, val, why);
+		}
+		if (l->n == OPT_LIST_MAX) {
+			snprintf(why, sizeof(why), "more than %d names", OPT_LIST_MAX);
+			return bad_value(cmd, o, val, why);
+		}
+		snprintf(l->item[l->n++], OPT_NAME_MAX, "%.*s", (int)len, p);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	l->text = val;
+	return 0;
+}
+
+/* Store the value val for option o into the config at base. */
+static int set_value(const char *cmd, const struct opt *o, char *base, const char *val)
+{
+	char *field = base + o->off;
 	uint64_t u;
 	double d;
 	int ret, idx;
@@ -141,17 +196,71 @@ static int set_value(const char *cmd, const struct opt *o, void *cfg, const char
 		}
 		*(int *)field = idx;
 		return 0;
+	case OPT_LIST:
+		return set_list(cmd, o, (struct opt_list *)field, val);
+	case OPT_NODE:
+		ret = parse_count(val, &u);
+		if (ret || strspn(val, "0123456789") != strlen(val))
+			return bad_value(cmd, o, val, "not a node number (e.g. 0, 1)");
+		ret = check_range(cmd, o, val, u);
+		if (ret)
+			return ret;
+		*(int *)field = (int)u;
+		return 0;
+	case OPT_ROWS:
+		break;
 	}
 	return EX_USAGE;
 }
 
-/* Find the option named by arg (which starts after "--", up to '=' if any). */
-static const struct opt *find_opt(const struct opt *tab, const char *name, size_t len)
+/*
+ * Find the option called name (len bytes) in tab and its shared rows; sets
+ * *base to where its fields start (cfg, or cfg plus the rows' offset).
+ */
+static const struct opt *find_opt(const struct opt *tab, char *cfg, const char *name, size_t len,
+				  char **base)
 {
-	for (const struct opt *o = tab; o->name; o++)
-		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+	for (const struct opt *o = tab; !opt_end(o); o++) {
+		if (o->type == OPT_ROWS) {
+			const struct opt *r = find_opt(o->rows, cfg + o->off, name, len, base);
+
+			if (r)
+				return r;
+			continue;
+		}
+		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0) {
+			*base = cfg;
 			return o;
+		}
+	}
 	return NULL;
+}
+
+/*
+ * Apply every default of tab (and its shared rows) to the config at cfg.
+ * A .def that does not parse is a bug in the table: it is reported like a
+ * bad value, so a test of --help or of any run catches it.
+ */
+static int apply_defaults(const struct opt *tab, char *cfg, const char *cmd)
+{
+	for (const struct opt *o = tab; !opt_end(o); o++) {
+		int ret = 0;
+
+		if (o->type == OPT_ROWS)
+			ret = apply_defaults(o->rows, cfg + o->off, cmd);
+		else if (o->def)
+			ret = set_value(cmd, o, cfg, o->def);
+		else if (o->type == OPT_NODE)
+			*(int *)(cfg + o->off) = -1;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int opt_defaults(const struct opt *tab, void *cfg, const char *cmd)
+{
+	return apply_defaults(tab, cfg, cmd);
 }
 
 int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
@@ -160,9 +269,17 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 	int maxpos = npos ? *npos : 0, np = 0;
 	int only_pos = 0;
 
+	if (cfg) {
+		int ret = apply_defaults(tab, cfg, cmd);
+
+		if (ret)
+			return ret;
+	}
+
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *eq, *val;
 		const struct opt *o;
+		char *base = NULL;
 		int ret;
 
 		if (only_pos || a[0] != '-' || a[1] == '\0') {
@@ -188,7 +305,7 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 			return EX_USAGE;
 		}
 		eq = strchr(a + 2, '=');
-		o = find_opt(tab, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+		o = find_opt(tab, cfg, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2), &base);
 		if (!o) {
 			error("%s: unknown option '%s'", cmd, a);
 			hint("see 'sgabench %s --help'", cmd);
@@ -209,7 +326,7 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 			hint("see 'sgabench %s --help'", cmd);
 			return EX_USAGE;
 		}
-		ret = set_value(cmd, o, cfg, val);
+		ret = set_value(cmd, o, base, val);
 		if (ret)
 			return ret;
 	}

@@ -13,6 +13,19 @@ enum opt_type {
 	OPT_DOUBLE,	/* double, range dmin..dmax */
 	OPT_STR,	/* const char *, points into argv */
 	OPT_CHOICE,	/* int, index of the value in "a|b|c" */
+	OPT_LIST,	/* struct opt_list: a comma-separated list of names */
+	OPT_NODE,	/* int, a NUMA node number 0..max; -1 when not given */
+	OPT_ROWS,	/* no option: the rows of .rows, their fields at .off + their own */
+};
+
+#define OPT_LIST_MAX 32
+#define OPT_NAME_MAX 64
+
+/* A parsed comma list: the text as given, and each name (none empty, none cut). */
+struct opt_list {
+	const char *text;		/* NULL when not given */
+	unsigned n;
+	char item[OPT_LIST_MAX][OPT_NAME_MAX];
 };
 
 struct opt {
@@ -23,16 +36,20 @@ struct opt {
 	double dmin, dmax;	/* inclusive range for OPT_DOUBLE */
 	const char *choices;	/* OPT_CHOICE: "a|b|c" */
 	const char *metavar;	/* shown in --help, e.g. "N" or "SIZE" */
-	const char *def;	/* default as shown in --help, or NULL */
+	const char *def;	/* the default, parsed like a given value before argv; NULL: none */
+	const char *defhelp;	/* --help text for a default that is not a literal ("the SGA") */
 	const char *help;	/* one line */
+	const struct opt *rows;	/* OPT_ROWS: a shared table (e.g. --db, --json, --label) */
 };
 
 /* Returned by opt_parse() when --help was printed: the caller exits 0. */
 #define OPT_HELP_SHOWN (-1)
 
 /*
- * Parse argv[1..] against tab (terminated by an entry with name NULL),
- * storing values into cfg. Accepts "--name value" and "--name=value";
+ * Parse argv[1..] against tab (terminated by an entry with name NULL and
+ * type 0), storing values into cfg. First every row's .def is applied as if
+ * given (so the table is the one source of defaults; fields without one keep
+ * what cfg held, normally 0 and -1 for OPT_NODE), then argv. Accepts "--name value" and "--name=value";
  * "--" ends options. Positional arguments are collected in order into
  * pos (at most *npos, which is updated to the number found).
  * Returns 0, OPT_HELP_SHOWN after printing help for "-h"/"--help",
@@ -41,8 +58,18 @@ struct opt {
 int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 	      const char *cmd, const char *synopsis, char **pos, int *npos);
 
+/*
+ * Apply the defaults of tab to cfg, as opt_parse does before argv: for a
+ * caller that fills a configuration without a command line (e.g. `table`
+ * building `sim` runs). Returns 0, or EX_USAGE if a .def does not parse.
+ */
+int opt_defaults(const struct opt *tab, void *cfg, const char *cmd);
+
 /* Print "usage: sgabench CMD SYNOPSIS" and one line per option. */
 void opt_usage(FILE *f, const char *cmd, const char *synopsis, const struct opt *tab);
+
+/* Whether list l names word. */
+int opt_list_has(const struct opt_list *l, const char *word);
 
 /* Return the index of word in "a|b|c", or -1. */
 int opt_choice_index(const char *choices, const char *word);

@@ -36,17 +36,10 @@ struct sim_cfg {
 	uint64_t startup;	/* private start-up pages per task */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
-	int json;
-	const char *db;
-	int no_store;
-	const char *label;
-	int quiet;
 };
 
 /* The default working set per task: 69 TTEs of 4 MiB, inferred (README.md). */
 #define SIM_DEFAULT_WS (276ull << 20)
-
-void sim_cfg_defaults(struct sim_cfg *c);
 
 /*
  * Build the machine and the run from c. si is needed for --machine host

@@ -514,19 +514,14 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 	ret = perf_resolve(c->events, si, pl->specs, &pl->nspec, err, errlen);
 	if (ret)
 		return ret;
-	if (c->require) {
-		char buf[1024], *tok, *save = NULL;
-		int found;
+	for (unsigned k = 0; k < c->require.n; k++) {
+		int found = 0;
 
-		snprintf(buf, sizeof(buf), "%s", c->require);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			found = 0;
-			for (unsigned i = 0; i < pl->nspec; i++)
-				found |= strcmp(pl->specs[i].name, tok) == 0;
-			if (!found) {
-				snprintf(err, errlen, "--require '%s' is not in --events", tok);
-				return EX_USAGE;
-			}
+		for (unsigned i = 0; i < pl->nspec; i++)
+			found |= strcmp(pl->specs[i].name, c->require.item[k]) == 0;
+		if (!found) {
+			snprintf(err, errlen, "--require '%s' is not in --events", c->require.item[k]);
+			return EX_USAGE;
 		}
 	}
 	if (c->place && place_parse(c->place, &ps)) {
@@ -537,16 +532,13 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 	ret = place_plan(&ps, (unsigned)c->tasks, pl->cpu, err, errlen);
 	if (ret)
 		return ret;
-	if (c->mem_node) {
-		char *end;
-		long node = strtol(c->mem_node, &end, 10);
-
-		if (*end || end == c->mem_node || node < 0 || node >= place_numa_nodes()) {
-			snprintf(err, errlen, "--mem-node '%s': this machine has NUMA nodes 0..%d",
+	if (c->mem_node >= 0) {
+		if (c->mem_node >= place_numa_nodes()) {
+			snprintf(err, errlen, "--mem-node '%d': this machine has NUMA nodes 0..%d",
 				 c->mem_node, place_numa_nodes() - 1);
 			return EX_USAGE;
 		}
-		sc.mem_node = (int)node;
+		sc.mem_node = c->mem_node;
 	}
 	pl->has_core_pmu = si->has_core_pmu;
 	pl->sga.cfg = sc;

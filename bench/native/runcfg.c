@@ -12,11 +12,20 @@ static const char *choice(const char *choices, int idx, char *buf, size_t len)
 	return opt_choice_name(choices, idx, buf, len);
 }
 
+/* A NUMA node as text in buf, or none (NULL or "none") when node < 0. */
+static const char *node_name(int node, char *buf, size_t len, const char *none)
+{
+	if (node < 0)
+		return none;
+	snprintf(buf, len, "%d", node);
+	return buf;
+}
+
 char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 {
 	FILE *f = fmemopen(buf, len, "w");
 	struct json j;
-	char b1[16], b2[16], b3[16], b4[16], b5[16];
+	char b1[16], b2[16], b3[16], b4[16], b5[16], node[16];
 
 	if (!f) {
 		snprintf(buf, len, "{}");
@@ -33,7 +42,7 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 	json_u64(&j, "address", c->address);
 	json_str(&j, "hugetlbfs", c->hugetlbfs);
 	json_bool(&j, "sharedctx", c->sharedctx);
-	json_str(&j, "mem_node", c->mem_node);
+	json_str(&j, "mem_node", node_name(c->mem_node, node, sizeof(node), NULL));
 	json_str(&j, "pattern", c->pattern);
 	json_u64(&j, "rounds", c->rounds);
 	json_u64(&j, "working_set", c->ws_size);
@@ -46,7 +55,7 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 	json_str(&j, "access", choice(ACCESS_CHOICES, c->access, b5, sizeof(b5)));
 	json_str(&j, "first_touch", choice(FIRST_TOUCH_CHOICES, c->first_touch, b1, sizeof(b1)));
 	json_str(&j, "events", c->events);
-	json_str(&j, "require", c->require);
+	json_str(&j, "require", c->require.text);
 	json_u64(&j, "timeout", c->timeout);
 	json_obj_close(&j);
 	fputc('\0', f);
@@ -57,7 +66,7 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 
 char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 {
-	char b1[16], b2[16], b3[16], b4[16], b5[16], b6[16];
+	char b1[16], b2[16], b3[16], b4[16], b5[16], b6[16], node[16];
 
 	snprintf(buf, len,
 		 "backend=native pattern=%s tasks=%llu threads=%d sga=%llu page=%s backing=%s "
@@ -74,6 +83,6 @@ char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 		 choice(ACCESS_CHOICES, c->access, b5, sizeof(b5)),
 		 choice(FIRST_TOUCH_CHOICES, c->first_touch, b6, sizeof(b6)),
 		 c->place ? c->place : "none", c->cpus ? c->cpus : "any",
-		 c->mem_node ? c->mem_node : "none", c->zipf_theta);
+		 node_name(c->mem_node, node, sizeof(node), "none"), c->zipf_theta);
 	return buf;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/opt.h"
 
 enum measure { MEASURE_WINDOW, MEASURE_FIRST_TOUCH };
 enum access { ACCESS_READ, ACCESS_WRITE };
@@ -26,7 +27,7 @@ struct run_cfg {
 	uint64_t address;	/* 0: choose */
 	const char *hugetlbfs;	/* mount for --backing file */
 	int sharedctx;
-	const char *mem_node;	/* "N" or NULL */
+	int mem_node;		/* NUMA node, or -1 */
 	const char *pattern;
 	uint64_t rounds;
 	uint64_t ws_size;	/* working set per task; 0 = the whole SGA */
@@ -39,14 +40,8 @@ struct run_cfg {
 	int access;		/* enum access */
 	int first_touch;	/* enum first_touch */
 	const char *events;
-	const char *require;
+	struct opt_list require;	/* events that must be counted */
 	uint64_t timeout;	/* seconds, 0 = none */
-	const char *db;
-	int no_store;
-	int json;
-	int csv;
-	const char *label;
-	int quiet;
 };
 
 /* Write the full configuration as a JSON object into buf. Returns buf. */

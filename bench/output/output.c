@@ -6,6 +6,7 @@
 #include "output/output.h"
 #include "lib/parse.h"
 #include "machine/perf.h"
+#include "output/envelope.h"
 #include "store/store.h"
 
 static int cmp_dbl(const void *a, const void *b)
@@ -180,10 +181,8 @@ void output_json(FILE *f, const struct run_view *v)
 
 	json_init(&j, f, 1);
 	json_obj_open(&j, NULL);
-	json_str(&j, "tool", "sgabench");
-	json_str(&j, "tool_version", SGA_VERSION);
-	json_i64(&j, "schema_version", store_schema_version());
-	json_str(&j, "fingerprint", v->fingerprint);
+	envelope_json(&j, v->si, v->command);
+	json_str(&j, "machine_fingerprint", v->fingerprint);
 	if (v->run_id)
 		json_i64(&j, "run_id", v->run_id);
 	else
@@ -276,9 +275,8 @@ void output_csv(FILE *f, const struct run_view *v)
 {
 	const struct run_result *r = v->res;
 
-	fprintf(f, "# tool=sgabench tool_version=%s schema_version=%d\n", SGA_VERSION,
-		store_schema_version());
-	fprintf(f, "# fingerprint=%s run_id=%lld uuid=%s backend=%s status=%s\n", v->fingerprint,
+	envelope_csv(f, v->si, v->command);
+	fprintf(f, "# machine_fingerprint=%s run_id=%lld uuid=%s backend=%s status=%s\n", v->fingerprint,
 		(long long)v->run_id, r->uuid, r->backend, r->status);
 	fprintf(f, "task,event,value,raw,enabled_ns,running_ns,missing\n");
 	for (unsigned t = 0; t < r->ntasks; t++) {

@@ -14,7 +14,7 @@ run_sga run --tasks 2 --sga-size 16m --page-size 4k --rounds 3 --db "$db" --json
 is "4k run exits 0" "$rc" 0
 is "JSON is valid" "$(sqlite3 :memory: "SELECT json_valid(readfile('$TMPD/out'))")" 1
 is "JSON names the tool" "$(json '$.tool')" sgabench
-ok "JSON carries the tool version" test -n "$(json '$.tool_version')"
+ok "JSON carries the tool version" test -n "$(json '$.version')"
 is "JSON carries the schema version" "$(json '$.schema_version')" 1
 is "JSON fingerprint is 16 hex digits" "$(json '$.fingerprint' | tr -d '0-9a-f' | wc -c)" 1
 is "JSON run id is the stored row" "$(json '$.run_id')" 1
@@ -27,8 +27,8 @@ is "schema version is tracked" "$(sqlite3 "$db" "PRAGMA user_version")" 1
 
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --csv
 is "CSV run exits 0" "$rc" 0
-ok "CSV starts with the tool and schema versions" grep -q '^# tool=sgabench tool_version=.* schema_version=1' "$TMPD/out"
-ok "CSV carries fingerprint and run id" grep -q '^# fingerprint=[0-9a-f]* run_id=2 ' "$TMPD/out"
+ok "CSV starts with the tool and schema versions" grep -q '^# tool=sgabench version=.* schema_version=1' "$TMPD/out"
+ok "CSV carries the run's machine fingerprint and run id" grep -q '^# machine_fingerprint=[0-9a-f]* run_id=2 ' "$TMPD/out"
 ok "CSV has the column header" grep -qx 'task,event,value,raw,enabled_ns,running_ns,missing' "$TMPD/out"
 ok "CSV rows have 7 fields" sh -c "grep -v '^#' '$TMPD/out' | awk -F, 'NF != 7 { exit 1 }'"
 
@@ -47,7 +47,7 @@ run_sga show "$(echo "$uuid" | cut -c1-8)" --db "$db" --json
 is "show by uuid prefix exits 0" "$rc" 0
 is "show returns the same run" "$(json '$.uuid')" "$uuid"
 is "show keeps the per-task values" "$(json '$.tasks[1].events."page-faults".value')" 0
-run_sga show 99 --db "$db"
+run_sga show 999999999 --db "$db"   # nine digits: no run id here, and no uuid prefix (its 9th character is a dash)
 is "show of a missing run is a usage error" "$rc" 2
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --no-store --db "$TMPD/none.db"
 is "--no-store run exits 0" "$rc" 0

@@ -21,8 +21,7 @@ allowed() {
 	model) echo "lib workloads machine" ;;
 	native) echo "lib workloads machine kernel" ;;
 	output) echo "lib machine store" ;;
-	compare) echo "lib stats store" ;;
-	backend) echo "lib workloads machine store native model" ;;
+	compare) echo "lib stats store machine output" ;;
 	builtin|main|tests|micro) echo "*" ;;
 	*) echo "?" ;;
 	esac
@@ -48,7 +47,8 @@ for f in $files; do
 		bad=$((bad + 1))
 		continue
 	fi
-	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+	incs=$(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+	for inc in $incs; do
 		case "$inc" in
 		tap.h) [ "$from" = tests ] && continue ;;
 		*/*) ;;
