@@ -132,7 +132,7 @@ int cmd_run(int argc, char **argv)
 	sqlite3 *db = NULL;
 	int64_t run_id = 0;
 	double t0 = now_s();
-	int ret, sret;
+	int ret, run_ret, sret = 0;
 
 	run_defaults(&c);
 	ret = opt_parse(run_opts, &c, argc, argv, "run", "[OPTIONS]", NULL, NULL);
@@ -201,6 +201,7 @@ int cmd_run(int argc, char **argv)
 	m.cell = runcfg_cell(&c, cell, sizeof(cell));
 	m.label = c.label;
 	m.config_json = runcfg_json(&c, cfgjson, sizeof(cfgjson));
+	run_ret = ret;
 	if (db) {
 		sret = store_put_run(db, &si, &m, &r, &run_id);
 		if (sret && !ret)
@@ -219,15 +220,20 @@ int cmd_run(int argc, char **argv)
 	v.fingerprint = si.fingerprint;
 	v.describe = desc;
 	v.run_id = run_id;
-	v.db = db ? c.db : NULL;
+	/* Name the database only when the run is in it. */
+	v.db = db && !sret ? c.db : NULL;
 	if (c.json)
 		output_json(stdout, &v);
 	else if (c.csv)
 		output_csv(stdout, &v);
 	else if (!c.quiet)
 		output_human(stdout, &v);
-	if (ret)
+	if (run_ret)
 		error("run: %s", r.reason[0] ? r.reason : err);
+	/* Last, so it is the line a reader sees: what happened to the results. */
+	if (sret)
+		error("run: measured and printed above, but not stored in '%s': nothing of this run "
+		      "was written (the database error is above)", c.db);
 	free(r.task);
 	store_close(db);
 	return ret;
