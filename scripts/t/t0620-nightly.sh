@@ -3,7 +3,7 @@
 # double of 'sgabench run' from t0520 (so the verdicts do not depend on this
 # machine's noise): quiet (0) on unchanged history, 1 on a regression
 # injected into history, 2 (never 0 or 1) on harness errors, and two
-# nightly jobs on one database at once.
+# nightly jobs on one database at once. t0621 runs it as another user.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 # shellcheck source=scripts/lib.sh
@@ -97,23 +97,6 @@ test_expect_success "no sgabench binary: exit 2" 'test_is "$rc" 2'
 rc=0
 "$top/scripts/nightly" --db "$db" no-such-config >/dev/null 2>&1 || rc=$?
 test_expect_success "an unknown config: exit 2" 'test_is "$rc" 2'
-# As user 65534, from copies that user can reach (the checkout may be in a
-# directory only root can enter).
-test_expect_success UNPRIVILEGED_REACH "no hugepages (not root): exit 2" - <<-\EOT
-	reach_copy scripts bench/sgabench scripts/t/fixtures/sgabench-run-double &&
-	mkdir -p "$REACH/nobody" &&
-	chmod 777 "$REACH/nobody" &&
-	printf 'SWEEP_AXES="tasks"\nSWEEP_TASKS="1"\nSWEEP_HUGEPAGES=999999\n' >"$REACH/nobody/cfg" &&
-	rc=0 &&
-	{ as_nobody env HOME="$REACH/nobody" SGABENCH_BIN="$REACH/scripts/t/fixtures/sgabench-run-double" \
-		REAL_SGABENCH="$REACH/bench/sgabench" \
-		"$REACH/scripts/nightly" --db "$REACH/nobody/x.db" "$REACH/nobody/cfg" >/dev/null 2>"$TMPD/err" || rc=$?; } &&
-	test_is "$rc" 2
-EOT
-test_expect_success UNPRIVILEGED_REACH "with the fix" - <<-\EOT
-	grep -q 'scripts/hugepages reserve 999999' "$TMPD/err"
-EOT
-
 # Two nightly jobs on one database at once: they take turns.
 db2="$TMPD/two.db"
 cp "$db" "$db2"
