@@ -107,6 +107,27 @@ fi
 test_expect_success "the latest verdicts are summarised" - <<-\EOT
 	sh -c "sed -n 5p '$out/summary.txt' | grep -q '1 no-change, 1 regression'"
 EOT
+# The A/A noise floors: one row per cell, a column per metric, only the
+# axes that vary (the fixture's sweep varies tasks and page).
+test_expect_success "noise floors: the varying axes, then one column per metric" - <<-\EOT
+	grep -q '<h3>A/A noise floors</h3>' "$out/index.html" &&
+	grep -q '<thead><tr><th>tasks</th><th>page</th><th>first-touch-faults</th><th>wall-s</th><th>accesses-per-s</th><th>samples</th></tr></thead>' "$out/index.html"
+EOT
+test_expect_success "noise floors: one row per cell (9 cells)" 'test_is "$(wc -l <"$out/data/noise.tsv")" 9'
+test_expect_success "noise floors: a row reads at a glance" - <<-\EOT
+	grep -q '<tr><td>16</td><td>4k</td><td>0.00 %</td><td>2.60 %</td><td>-</td><td>6</td></tr>' "$out/index.html"
+EOT
+test_expect_success "noise floors: the settings every cell shares are named once" - <<-\EOT
+	sed -n '/<h3>A\/A noise floors/,/<h2 id="runs">/p' "$out/index.html" >"$TMPD/noise.html" &&
+	grep -q 'Every cell has: backend=native pattern=rounds align=pud.' "$TMPD/noise.html" &&
+	! grep -q '<td>backend=native' "$TMPD/noise.html"
+EOT
+test_expect_success "noise floors: a floor of 50 % or more is marked noisy" 'grep -q "<td>62.00 % (noisy)</td>" "$out/index.html"'
+test_expect_success "noise floors: the system-wide PageTables delta is left out, saying why" - <<-\EOT
+	! grep -q '<th>pagetables-delta-bytes</th>' "$out/index.html" &&
+	grep -q 'pagetables-delta-bytes is left out: it is the change of the system-wide PageTables, which every other process on the machine moves too, so its floor (here 200 % to 1200 %) says nothing about the cell.' "$out/index.html" &&
+	grep -q '^| tasks | page | first-touch-faults | wall-s | accesses-per-s | samples |$' "$out/summary.md"
+EOT
 
 rc=0
 "$top/report/mkreport" --db "$TMPD/none.db" --out "$out" >/dev/null 2>&1 || rc=$?

@@ -46,6 +46,11 @@ test_expect_success "the injected markup stayed text" - <<-\EOT
 	sh -c "! grep -q '<script>alert' '$TMPD/dom'"
 EOT
 
+test_expect_success "the noise floors render as a table of cells by metrics" - <<-\EOT
+	grep -q '<th>tasks</th><th>page</th><th>first-touch-faults</th><th>wall-s</th>' "$TMPD/dom" &&
+	grep -q '<td>62.00 % (noisy)</td>' "$TMPD/dom"
+EOT
+
 shot=${SGABENCH_SHOT:-$TMPD/shot.png}
 chromium_run "$page" --hide-scrollbars --window-size=1100,2400 --screenshot="$shot" >/dev/null 2>&1 || true
 test_expect_success "screenshot taken ($shot)" - <<-\EOT
