@@ -3,6 +3,7 @@
 #   make            build bench/sgabench
 #   make run        the main job: table, scaling sweep, report (installs deps as root)
 #   make check      build and run every test (installs deps as root)
+#   make prove      the same tests under prove(1) (TAP::Harness), e.g. PROVE_OPTS=-j2
 #   make bench      speed benchmarks (touch loop, model)
 #   make kernel-check  apply, build and boot-test the sparc64 kernel series
 
@@ -41,7 +42,7 @@ MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 SGABENCH := bench/sgabench
 
-.PHONY: all run check test bench deps kernel-check kernel-check-quick clean shellcheck
+.PHONY: all run check test prove bench deps kernel-check kernel-check-quick clean shellcheck
 
 all: $(SGABENCH) $(TEST_BIN) $(MICRO_BIN)
 
@@ -82,6 +83,9 @@ check:
 
 test: all
 	$(Q)sh scripts/t/run-tests
+
+prove: all
+	$(Q)prove $(PROVE_OPTS) $(TEST_BIN) scripts/t/t[0-9]*.sh
 
 bench:
 	$(Q)sh scripts/deps build

@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "compare",   cmd_compare,   "baseline vs candidate: Mann-Whitney U, bootstrap CI, BH" },
 	{ "history",   cmd_history,   "change points of one metric over time" },
 	{ "db",        cmd_db,        "database maintenance: merge, check" },
+	{ "stats",     cmd_stats,     "medians and A/A noise floors of KEY<TAB>VALUE lines (for the harness)" },
 	{ "sysinfo",   cmd_sysinfo,   "what this machine is (TLB geometry, pools, PMU, fingerprint)" },
 	{ "workloads", cmd_workloads, "list the access patterns" },
 	{ NULL, NULL, NULL },

@@ -135,7 +135,7 @@ HEAD
 	printf '<h2 id="verdicts">Verdicts</h2>\n<p>The latest comparisons (sgabench compare): ratio of medians candidate/baseline with its bootstrap 95 %% CI, Mann-Whitney p and Benjamini-Hochberg q.</p>\n'
 	html_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
 	printf '<h3>A/A noise floors</h3>\n'
-	html_table "$d/noise.tsv" cell metric floor samples machine measured
+	html_noise
 
 	printf '<h2 id="runs">Sweeps and runs</h2>\n'
 	html_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
@@ -205,7 +205,7 @@ write_markdown() {
 	printf '## Verdicts\n\n'
 	md_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
 	printf '### A/A noise floors\n\n'
-	md_table "$d/noise.tsv" cell metric floor samples machine measured
+	md_noise
 	printf '## Sweeps and runs\n\n'
 	md_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
 	md_table "$d/labels.tsv" label backend status runs first last

@@ -25,6 +25,39 @@ die() {
 	exit "$code"
 }
 
+# usage_text FILE: the "# usage:" to "# exit:" lines of a script's header
+# comment, without the comment marks (what --help prints).
+usage_text() {
+	sed -n '/^# usage:/,/^# exit:/p' "$1" | sed 's/^# \{0,1\}//'
+}
+
+# hugepages_free: the free 2 MiB hugepages right now.
+hugepages_free() {
+	awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo
+}
+
+# hugepages_short WHO N: 0 when at least N 2 MiB hugepages are free; else
+# print "WHO needs N free 2 MiB hugepages, F are free; as root: scripts/
+# hugepages reserve N" (the message and its exact fix) and return 1.
+hugepages_short() {
+	hp_free=$(hugepages_free)
+	[ "$hp_free" -lt "$2" ] || return 0
+	printf '%s needs %s free 2 MiB hugepages, %s are free; as root: scripts/hugepages reserve %s\n' \
+		"$1" "$2" "$hp_free" "$2"
+	return 1
+}
+
+# db_lock DB SECONDS: one sweep or nightly job at a time per database: take
+# the lock on DB's .lock file (on file descriptor 9, held until the caller
+# exits), waiting at most SECONDS, and saying so when it has to wait.
+# Returns 1 on a timeout.
+db_lock() {
+	exec 9>>"${1%.db}.lock"
+	flock -n 9 && return 0
+	note "waiting for '${1%.db}.lock' (another sweep or nightly job is using '$1')"
+	flock -w "$2" 9
+}
+
 # html_escape [STRING]: escape & < > " ' for HTML text and attribute values.
 # With an argument, escapes it; without, filters stdin to stdout. Tabs,
 # newlines and every other byte pass through unchanged.

@@ -88,7 +88,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	void *plan = NULL;
 	int64_t run_id = 0;
 	double t0 = now_s();
-	int ret;
+	int ret, run_ret, sret = 0;
 
 	if (!blk)
 		die(EX_RESOURCE, "out of memory");
@@ -135,8 +135,12 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	}
 	be->name_run(plan, &r, &m, &nm);
 	m.label = o->label;
-	if (db && store_put_run(db, &si, &m, &r, &run_id) && !ret)
-		ret = EX_FAIL;
+	run_ret = ret;
+	if (db) {
+		sret = store_put_run(db, &si, &m, &r, &run_id);
+		if (sret && !ret)
+			ret = EX_FAIL;
+	}
 	v.meta = &m;
 	v.res = &r;
 	v.si = &si;
@@ -144,10 +148,15 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	v.fingerprint = si.fingerprint;
 	v.describe = nm.describe;
 	v.run_id = run_id;
-	v.db = db ? o->db : NULL;
+	/* Name the database only when the run is in it. */
+	v.db = db && !sret ? o->db : NULL;
 	print_run(be, o, &v);
-	if (ret)
+	if (run_ret)
 		error("%s: %s", be->cmd, r.reason[0] ? r.reason : err);
+	/* Last, so it is the line a reader sees: what happened to the results. */
+	if (sret)
+		error("%s: measured and printed above, but not stored in '%s': nothing of this run "
+		      "was written (the database error is above)", be->cmd, o->db);
 out:
 	if (plan)
 		be->release(plan);

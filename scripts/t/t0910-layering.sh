@@ -6,8 +6,8 @@
 # graph. Each folder may include only the folders listed for it below, and
 # only the store may include <sqlite3.h>. Change this table and the README's
 # table together.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 cd "$top" || exit 1
 
 # folder: the folders its files may include (besides itself).
@@ -47,8 +47,8 @@ for f in $files; do
 		bad=$((bad + 1))
 		continue
 	fi
-	incs=$(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
-	for inc in $incs; do
+	# shellcheck disable=SC2013 # an include path is one word
+	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case "$inc" in
 		tap.h) [ "$from" = tests ] && continue ;;
 		*/*) ;;
@@ -64,15 +64,15 @@ for f in $files; do
 		esac
 	done
 done
-is "every include follows the layer table" "$bad" 0
+test_expect_success "every include follows the layer table" 'test_is "$bad" 0'
 
 sq=$(git grep -l '#include <sqlite3.h>' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
 	grep -v '^bench/store/' | grep -v '^bench/tests/' || true)
-is "only bench/store/ includes <sqlite3.h>" "$sq" ""
+test_expect_success "only bench/store/ includes <sqlite3.h>" 'test_is "$sq" ""'
 
 # The rule test must itself be able to fail: a planted bad include is caught.
 planted=$(printf '#include "store/store.h"\n' | sed -n 's/^#include "\([^"]*\)".*/\1/p')
 to=${planted%%/*}
 case " $(allowed lib) " in *" $to "*) r=allowed ;; *) r=refused ;; esac
-is "lib including store/store.h is refused" "$r" refused
-done_testing
+test_expect_success "lib including store/store.h is refused" 'test_is "$r" refused'
+test_done
