@@ -129,7 +129,7 @@ int cmd_run(int argc, char **argv)
 	struct run_meta m = { 0 };
 	struct run_view v = { 0 };
 	char err[512], cfgjson[4096], cell[1024], desc[512], pg[8], bk[8], al[8];
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	int64_t run_id = 0;
 	double t0 = now_s();
 	int ret, sret;

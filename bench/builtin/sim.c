@@ -83,7 +83,7 @@ int cmd_sim(int argc, char **argv)
 	struct run_meta meta;
 	struct run_view view = { 0 };
 	char err[320], cell[1024], cfg[4096], desc[256], b[16];
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	int64_t run_id = 0;
 	double t0, cpu;
 	clock_t cpu0;

@@ -70,6 +70,14 @@ sq=$(git grep -l '#include <sqlite3.h>' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
 	grep -v '^bench/store/' | grep -v '^bench/tests/' || true)
 is "only bench/store/ includes <sqlite3.h>" "$sq" ""
 
+# Only the store speaks SQL: no sqlite3_ call outside bench/store/. The C
+# tests may open an SQLite file themselves, as an independent witness of
+# what the store wrote.
+calls=$(git grep -n 'sqlite3_[a-z_0-9]*[[:space:]]*(' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
+	grep -v '^bench/store/' | grep -v '^bench/tests/' || true)
+[ -z "$calls" ] || printf '%s\n' "$calls" | sed 's/^/# /'
+is "no sqlite3_ call outside bench/store/" "$(printf '%s' "$calls" | grep -c . || true)" 0
+
 # The rule test must itself be able to fail: a planted bad include is caught.
 planted=$(printf '#include "store/store.h"\n' | sed -n 's/^#include "\([^"]*\)".*/\1/p')
 to=${planted%%/*}
