@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "builtin/builtin.h"
+#include "builtin/db_named.h"
 #include "lib/json.h"
 #include "lib/log.h"
 #include "lib/opt.h"
@@ -246,12 +247,25 @@ int cmd_db(int argc, char **argv)
 		return db_merge(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "check") == 0)
 		return db_check(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "query") == 0)
+		return db_query(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "exec") == 0)
+		return db_exec(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "init") == 0)
+		return db_init(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "schema") == 0)
+		return db_schema(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		printf("usage: sgabench db merge A.db B.db ... -o OUT.db [--json]\n"
-		       "       sgabench db check [--db PATH] [--json]\n");
+		       "       sgabench db check [--db PATH] [--json]\n"
+		       "       sgabench db init [--db PATH]\n"
+		       "       sgabench db schema [--json]\n"
+		       "       sgabench db query [--db PATH] [--json] NAME [ARG...]   (--list)\n"
+		       "       sgabench db exec [--db PATH] NAME [ARG...] | --stdin   (--list)\n");
 		return EX_OK;
 	}
-	error("db: %s", argc < 2 ? "which one: merge or check" : "unknown subcommand");
+	error("db: %s", argc < 2 ? "which one: merge, check, init, schema, query or exec"
+			       : "unknown subcommand");
 	hint("sgabench db merge A.db B.db ... -o OUT.db, or sgabench db check [--db PATH]");
 	return EX_USAGE;
 }

@@ -48,6 +48,7 @@ for f in $files; do
 		bad=$((bad + 1))
 		continue
 	fi
+	# shellcheck disable=SC2013 # include names are single words
 	for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 		case "$inc" in
 		tap.h) [ "$from" = tests ] && continue ;;
