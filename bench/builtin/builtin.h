@@ -13,5 +13,6 @@ int cmd_table(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_db(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

@@ -112,6 +112,34 @@ int store_series_points(struct store *s, const char *metric, const char *cell,
 	return ret;
 }
 
+int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_export_row *r),
+		      void *ctx)
+{
+	static const char *q =
+		"SELECT r.id, r.uuid, r.status, COALESCE(r.label, ''), r.started_at, m.fingerprint,"
+		" COALESCE(m.arch, ''), COALESCE(m.kernel, ''), m.info_json"
+		" FROM run r JOIN machine m ON m.id = r.machine_id"
+		" ORDER BY m.kernel, m.fingerprint, r.started_at, r.id";
+	sqlite3_stmt *st = store_prepare(s, q);
+	int rc, ret = 0;
+
+	if (!st)
+		return -EIO;
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_export_row r = {
+			.id = sqlite3_column_int64(st, 0), .uuid = text(st, 1), .status = text(st, 2),
+			.label = text(st, 3), .started_at = text(st, 4), .fingerprint = text(st, 5),
+			.arch = text(st, 6), .kernel = text(st, 7), .machine_json = text(st, 8),
+		};
+
+		ret = fn(ctx, &r);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = -EIO;
+	sqlite3_finalize(st);
+	return ret;
+}
+
 double store_noise_floor(struct store *s, const char *cell, const char *metric, int64_t machine)
 {
 	static const char *q = "SELECT MAX(floor) FROM noise WHERE cell = ?1 AND metric = ?2"

@@ -55,6 +55,19 @@ int store_series_points(struct store *s, const char *metric, const char *cell,
 			int (*fn)(void *ctx, const char *label, const char *date, const char *uuid,
 				  int has_value, double value), void *ctx);
 
+/* One run as the KCIDB export sees it: its machine and kernel. Never NULL. */
+struct store_export_row {
+	int64_t id;
+	const char *uuid, *status, *label, *started_at, *fingerprint, *arch, *kernel, *machine_json;
+};
+
+/*
+ * Call fn for every run (ok and failed) ordered by kernel, fingerprint and
+ * start time. Returns 0, fn's non-zero return, or -EIO.
+ */
+int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_export_row *r),
+		      void *ctx);
+
 /* The largest A/A noise floor of cell and metric (machine -1: any), or NAN. */
 double store_noise_floor(struct store *s, const char *cell, const char *metric, int64_t machine);
 
