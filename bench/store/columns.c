@@ -102,18 +102,3 @@ char *store_insert_sql(const struct store_table *t, char *buf, size_t len)
 	bad |= put(buf, len, &n, ")");
 	return bad ? NULL : buf;
 }
-
-char *store_select_sql(const struct store_table *t, char *buf, size_t len)
-{
-	size_t n = 0;
-	int bad = 0;
-
-	bad |= put(buf, len, &n, "SELECT ");
-	for (int i = 0; i < t->ncol; i++) {
-		bad |= put(buf, len, &n, i ? ", " : "");
-		bad |= put(buf, len, &n, t->col[i].name);
-	}
-	bad |= put(buf, len, &n, " FROM ");
-	bad |= put(buf, len, &n, t->name);
-	return bad ? NULL : buf;
-}

@@ -30,9 +30,6 @@ sqlite3_stmt *store_prepare(struct store *s, const char *sql);
  */
 char *store_insert_sql(const struct store_table *t, char *buf, size_t len);
 
-/* The SELECT of every descriptor column of t (rowid first when it has one). */
-char *store_select_sql(const struct store_table *t, char *buf, size_t len);
-
 /*
  * Insert row v of table t (one value per descriptor column; the rowid's is
  * ignored). *rowid, when not NULL, gets the new row's id. Returns 0 or -1
