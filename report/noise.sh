@@ -16,9 +16,7 @@ noise_noisy=0.5
 # fields every row shares) and $d/noise-left (the metrics left out, with
 # the range of their floors).
 noise_table() {
-	q "SELECT $(cl n.cell), $(cl n.metric), n.floor, n.samples, substr(c.fingerprint, 1, 8)
-		FROM noise n JOIN machine c ON c.id = n.machine_id
-		ORDER BY n.measured_at DESC, n.cell, n.metric LIMIT 2000" >"$d/noise-raw.tsv"
+	q noise-floors >"$d/noise-raw.tsv"
 	: >"$d/noise.tsv"
 	: >"$d/noise-head"
 	: >"$d/noise-fixed"

@@ -343,36 +343,28 @@ plan_order() {
 
 # ---- databases -----------------------------------------------------------
 
-# schema_sql: the SQL of every migration in bench/store/schema.c, followed
-# by the PRAGMA user_version it leads to. For tests and for creating a
-# database where the sgabench store cannot (it is the same text).
-schema_sql() {
-	awk '
-	/^const char \*const store_migrations/ { on = 1; next }
-	!on { next }
-	/^[ \t]*NULL,/ { exit }
-	/^[ \t]*\/\*/ { next }
-	/^[ \t]*"/ {
-		s = $0
-		sub(/^[ \t]*"/, "", s)
-		sub(/",?[ \t]*$/, "", s)
-		if (s ~ /\\n$/) { sub(/\\n$/, "", s); nl = 1 } else nl = 0
-		gsub(/\\"/, "\"", s)
-		gsub(/\\t/, "\t", s)
-		printf "%s%s", s, nl ? "\n" : ""
-		if ($0 ~ /",[ \t]*$/) { n++; printf "\n" }
-	}
-	END { printf "PRAGMA user_version = %d;\n", n }' "$top/bench/store/schema.c"
-}
-
-# db_ensure DB: create DB with the schema when it does not exist yet.
+# db_ensure DB: create DB with the current schema when it does not exist yet.
 db_ensure() {
-	[ -s "$1" ] && return 0
-	mkdir -p "$(dirname "$1")"
-	schema_sql | sqlite3 "$1" >/dev/null
+	"$SGABENCH" db init --db "$1"
 }
 
-# sq DB SQL: run SQL on DB with a busy timeout; tab-separated output.
-sq() {
-	sqlite3 -cmd '.timeout 30000' -separator '	' "$1" "$2"
+# db_query DB NAME [ARG...]: a named query of 'sgabench db query' (the
+# list: sgabench db query --list); tab-separated rows.
+db_query() {
+	_db=$1
+	shift
+	"$SGABENCH" db query --db "$_db" -- "$@"
+}
+
+# db_exec DB NAME [ARG...] | DB --stdin: a named write of 'sgabench db exec'
+# (sgabench db exec --list), or "NAME<TAB>ARG..." lines from stdin, in one
+# transaction.
+db_exec() {
+	_db=$1
+	shift
+	if [ "$1" = --stdin ]; then
+		"$SGABENCH" db exec --db "$_db" --stdin
+	else
+		"$SGABENCH" db exec --db "$_db" -- "$@"
+	fi
 }

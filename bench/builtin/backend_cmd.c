@@ -84,7 +84,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	struct run_view v = { 0 };
 	struct backend_names nm = { 0 };
 	char err[512] = "";
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	void *plan = NULL;
 	int64_t run_id = 0;
 	double t0 = now_s();

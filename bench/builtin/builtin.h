@@ -18,6 +18,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* Where a backend command's results go and how they print (the shared rows). */
 struct out_cfg {

@@ -108,7 +108,7 @@ static int select_sides(struct cmp *c)
 
 		if (ret) {
 			error("compare: selecting the %s: %s", name[i],
-			      ret == -ENOMEM ? "out of memory" : sqlite3_errmsg(c->db_handle));
+			      ret == -ENOMEM ? "out of memory" : store_errmsg(c->db_handle));
 			return EX_FAIL;
 		}
 		if (rs[i]->n == 0) {

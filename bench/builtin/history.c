@@ -16,6 +16,7 @@
 #include "lib/log.h"
 #include "lib/opt.h"
 #include "stats/stats.h"
+#include "store/query.h"
 #include "store/store.h"
 #include "machine/sysinfo.h"
 #include "output/envelope.h"
@@ -97,80 +98,72 @@ static int push_point(struct series *s, const char *label, const char *date)
 	return 0;
 }
 
+/* Where load_series's callback collects one series. */
+struct loading {
+	struct series *s;
+	double *vals;		/* values of the current night */
+	size_t nv, cap;
+};
+
+/* Add one run to the series: a new point, or one more run of the current night. */
+static int add_run(void *ctx, const char *label, const char *date, const char *uuid,
+		   int has_value, double v)
+{
+	struct loading *l = ctx;
+	struct series *s = l->s;
+	struct point *p = s->n ? &s->pt[s->n - 1] : NULL;
+	char key[96];
+	int ret;
+
+	if (s->per_night)
+		snprintf(key, sizeof(key), "%s", label ? label : "");
+	else	/* a run: its label and uuid prefix */
+		snprintf(key, sizeof(key), "%.80s/%.8s", label ? label : "-", uuid);
+	if (!p || !s->per_night || strcmp(p->label, key) != 0) {
+		if (p && s->per_night && l->nv)
+			p->value = stats_median(l->vals, l->nv);
+		l->nv = 0;
+		ret = push_point(s, key, date);
+		if (ret)
+			return ret;
+		p = &s->pt[s->n - 1];
+		p->value = NAN;
+	}
+	p->n++;
+	if (!has_value) {
+		p->missing++;
+		s->skipped++;
+		return 0;
+	}
+	if (l->nv == l->cap) {
+		size_t nc = l->cap ? 2 * l->cap : 64;
+		double *nvl = realloc(l->vals, nc * sizeof(*nvl));
+
+		if (!nvl)
+			return -ENOMEM;
+		l->vals = nvl;
+		l->cap = nc;
+	}
+	l->vals[l->nv++] = v;
+	if (!s->per_night)
+		p->value = v;
+	return 0;
+}
+
 /*
  * Load the series of one cell on one machine: the runs in time order, and
  * for nights the median of each label's values. Runs with no value are
  * counted, never read as 0.
  */
-static int load_series(sqlite3 *db, const struct hist_opts *o, struct series *s)
+static int load_series(struct store *db, const struct hist_opts *o, struct series *s)
 {
-	static const char *sql =
-		"SELECT r.label, r.started_at, r.uuid,"
-		" (SELECT value FROM run_metric WHERE run_id = r.id AND name = ?1), n.night"
-		" FROM run r LEFT JOIN (SELECT label, MIN(started_at) AS night FROM run"
-		"  WHERE cell = ?2 AND machine_id = ?3 AND status = 'ok' GROUP BY label) n"
-		"  ON n.label = r.label"
-		" WHERE r.status = 'ok' AND r.cell = ?2 AND r.machine_id = ?3"
-		"  AND (?4 = 0 OR r.label GLOB 'nightly-*')"
-		" ORDER BY CASE WHEN ?4 THEN night END, CASE WHEN ?4 THEN r.label END,"
-		"  r.started_at, r.id";
-	double *vals = NULL;
-	size_t nv = 0, cap = 0;
-	sqlite3_stmt *st;
-	int ret = 0;
+	struct loading l = { .s = s };
+	int ret = store_series_points(db, o->metric, s->cell, s->machine_id, s->per_night,
+				      add_run, &l);
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(st, 1, o->metric, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, s->cell, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, s->machine_id);
-	sqlite3_bind_int(st, 4, s->per_night);
-	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
-		const char *label = (const char *)sqlite3_column_text(st, 0);
-		const char *date = (const char *)sqlite3_column_text(st, 1);
-		const char *uuid = (const char *)sqlite3_column_text(st, 2);
-		int null = sqlite3_column_type(st, 3) == SQLITE_NULL;
-		double v = sqlite3_column_double(st, 3);
-		struct point *p = s->n ? &s->pt[s->n - 1] : NULL;
-		char key[96];
-
-		if (s->per_night)
-			snprintf(key, sizeof(key), "%s", label);
-		else	/* a run: its label and uuid prefix */
-			snprintf(key, sizeof(key), "%.80s/%.8s", label ? label : "-", uuid);
-		if (!p || !s->per_night || strcmp(p->label, key) != 0) {
-			if (p && s->per_night && nv)
-				p->value = stats_median(vals, nv);
-			nv = 0;
-			ret = push_point(s, key, date);
-			p = &s->pt[s->n - 1];
-			p->value = NAN;
-		}
-		if (ret)
-			break;
-		p->n++;
-		if (null) {
-			p->missing++;
-			s->skipped++;
-			continue;
-		}
-		if (nv == cap) {
-			double *nvl = realloc(vals, (cap = cap ? 2 * cap : 64) * sizeof(*nvl));
-
-			if (!nvl) {
-				ret = -ENOMEM;
-				break;
-			}
-			vals = nvl;
-		}
-		vals[nv++] = v;
-		if (!s->per_night)
-			p->value = v;
-	}
-	if (!ret && s->per_night && s->n && nv)
-		s->pt[s->n - 1].value = stats_median(vals, nv);
-	sqlite3_finalize(st);
-	free(vals);
+	if (!ret && s->per_night && s->n && l.nv)
+		s->pt[s->n - 1].value = stats_median(l.vals, l.nv);
+	free(l.vals);
 	return ret;
 }
 
@@ -301,43 +294,37 @@ static void method_json(struct json *j, const struct hist_opts *o)
 	json_obj_close(j);
 }
 
-/* The (cell, machine) pairs to show, with whether each has nightly labels. */
-static int list_series(sqlite3 *db, const struct hist_opts *o, struct series **out, size_t *n)
+struct listing {
+	const struct hist_opts *o;
+	struct series *s;
+	size_t n;
+};
+
+/* Add one (cell, machine) series. */
+static int add_series(void *ctx, const char *cell, int64_t machine_id, const char *fp, int nightly)
 {
-	static const char *sql =
-		"SELECT r.cell, r.machine_id, m.fingerprint, MAX(r.label GLOB 'nightly-*')"
-		" FROM run r JOIN machine m ON m.id = r.machine_id"
-		" WHERE r.status = 'ok' AND r.cell GLOB ?1 AND m.fingerprint GLOB ?2 || '*'"
-		" GROUP BY r.cell, r.machine_id ORDER BY r.cell, m.fingerprint";
-	sqlite3_stmt *st;
-	struct series *s = NULL;
-	int ret = 0;
+	struct listing *l = ctx;
+	struct series *ns = realloc(l->s, (l->n + 1) * sizeof(*ns));
 
-	*n = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -EIO;
-	sqlite3_bind_text(st, 1, o->cell, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, o->machine ? o->machine : "", -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		struct series *ns = realloc(s, (*n + 1) * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	l->s = ns;
+	memset(&ns[l->n], 0, sizeof(ns[0]));
+	ns[l->n].cell = strdup(cell);
+	ns[l->n].machine_id = machine_id;
+	snprintf(ns[l->n].fp, sizeof(ns[0].fp), "%s", fp);
+	ns[l->n].per_night = !l->o->per_run && nightly;
+	return ns[l->n++].cell ? 0 : -ENOMEM;
+}
 
-		if (!ns) {
-			ret = -ENOMEM;
-			break;
-		}
-		s = ns;
-		memset(&s[*n], 0, sizeof(s[0]));
-		s[*n].cell = strdup((const char *)sqlite3_column_text(st, 0));
-		s[*n].machine_id = sqlite3_column_int64(st, 1);
-		snprintf(s[*n].fp, sizeof(s[0].fp), "%s", (const char *)sqlite3_column_text(st, 2));
-		s[*n].per_night = !o->per_run && sqlite3_column_int(st, 3);
-		if (!s[(*n)++].cell) {
-			ret = -ENOMEM;
-			break;
-		}
-	}
-	sqlite3_finalize(st);
-	*out = s;
+/* The (cell, machine) pairs to show, with whether each has nightly labels. */
+static int list_series(struct store *db, const struct hist_opts *o, struct series **out, size_t *n)
+{
+	struct listing l = { .o = o };
+	int ret = store_list_series(db, o->cell, o->machine, add_series, &l);
+
+	*out = l.s;
+	*n = l.n;
 	return ret;
 }
 
@@ -346,7 +333,7 @@ int cmd_history(int argc, char **argv)
 	struct hist_opts o = { 0 };
 	struct series *s = NULL;
 	size_t ns = 0;
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	struct json j;
 	struct sysinfo si;
 	int ret;
@@ -375,7 +362,7 @@ int cmd_history(int argc, char **argv)
 			ret = analyse(&o, &s[i]);
 	}
 	if (ret) {
-		error("history: %s", ret == -ENOMEM ? "out of memory" : sqlite3_errmsg(db));
+		error("history: %s", ret == -ENOMEM ? "out of memory" : store_errmsg(db));
 		ret = EX_FAIL;
 		goto out;
 	}

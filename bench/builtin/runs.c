@@ -6,6 +6,7 @@
 #include "lib/json.h"
 #include "lib/log.h"
 #include "lib/opt.h"
+#include "store/query.h"
 #include "store/store.h"
 
 struct runs_cfg {
@@ -38,28 +39,54 @@ static const struct opt runs_opts[] = {
 	{ NULL },
 };
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
+struct runs_print {
+	const struct runs_cfg *c;
+	struct json *j;
+	int n;
+};
 
-	return t ? (const char *)t : "";
+/* Print one run as a JSON object or a table line. */
+static int print_run(void *ctx, const struct store_run_row *r)
+{
+	struct runs_print *p = ctx;
+	struct json *j = p->j;
+
+	p->n++;
+	if (p->c->json) {
+		json_obj_open(j, NULL);
+		json_i64(j, "run_id", r->id);
+		json_str(j, "uuid", r->uuid);
+		json_str(j, "started_at", r->started_at);
+		json_str(j, "backend", r->backend);
+		json_str(j, "status", r->status);
+		json_str(j, "workload", r->workload);
+		json_i64(j, "tasks", r->tasks);
+		json_str(j, "page_size", r->page_size);
+		json_str(j, "align", r->align);
+		json_str(j, "backing", r->backing);
+		json_i64(j, "rounds", r->rounds);
+		json_str(j, "label", r->label);
+		json_str(j, "fingerprint", r->fingerprint);
+		json_str(j, "reason", r->reason);
+		json_str(j, "cell", r->cell);
+		json_obj_close(j);
+		return 0;
+	}
+	printf("%5lld  %.8s  %-20s  %-22.22s  %-6s  %-7s %5d  %-4s %-4s %-5s %10lld  %s%s%s\n",
+	       (long long)r->id, r->uuid, r->started_at, r->backend, r->status, r->workload,
+	       (int)r->tasks, r->page_size, r->align, r->backing, (long long)r->rounds, r->label,
+	       *r->reason ? "  failed: " : "", r->reason);
+	return 0;
 }
 
 int cmd_runs(int argc, char **argv)
 {
-	static const char *q =
-		"SELECT r.id, r.uuid, r.started_at, r.backend, r.status, r.workload, r.tasks,"
-		" r.page_size, COALESCE(r.align, ''), COALESCE(r.backing, ''), r.rounds,"
-		" COALESCE(r.label, ''), m.fingerprint, COALESCE(r.reason, ''), r.cell"
-		" FROM run r JOIN machine m ON m.id = r.machine_id"
-		" WHERE (?1 IS NULL OR r.label LIKE ?1) AND (?2 IS NULL OR r.backend LIKE ?2)"
-		" AND (?3 = 0 OR r.status = 'failed')"
-		" ORDER BY r.started_at DESC, r.id DESC LIMIT ?4";
 	struct runs_cfg c = { 0 };
-	sqlite3_stmt *st;
-	sqlite3 *db;
+	struct store_runs_filter f;
+	struct runs_print p = { .c = &c };
+	struct store *db;
 	struct json j;
-	int ret, n = 0;
+	int ret;
 
 	ret = opt_parse(runs_opts, &c, argc, argv, "runs", "[OPTIONS]", NULL, NULL);
 	if (ret)
@@ -67,17 +94,8 @@ int cmd_runs(int argc, char **argv)
 	ret = store_open_ro(c.db, &db);
 	if (ret)
 		return ret;
-	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK) {
-		error("runs: %s", sqlite3_errmsg(db));
-		store_close(db);
-		return EX_FAIL;
-	}
-	if (c.label)
-		sqlite3_bind_text(st, 1, c.label, -1, SQLITE_STATIC);
-	if (c.backend)
-		sqlite3_bind_text(st, 2, c.backend, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, c.failed);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)c.limit);
+	f = (struct store_runs_filter){ c.label, c.backend, c.failed, c.limit };
+	p.j = &j;
 	if (c.json) {
 		json_init(&j, stdout, 1);
 		json_arr_open(&j, NULL);
@@ -86,39 +104,16 @@ int cmd_runs(int argc, char **argv)
 		       "started (UTC)", "backend", "status", "pattern", "tasks", "page", "algn", "back",
 		       "rounds", "label");
 	}
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		n++;
-		if (c.json) {
-			json_obj_open(&j, NULL);
-			json_i64(&j, "run_id", sqlite3_column_int64(st, 0));
-			json_str(&j, "uuid", col(st, 1));
-			json_str(&j, "started_at", col(st, 2));
-			json_str(&j, "backend", col(st, 3));
-			json_str(&j, "status", col(st, 4));
-			json_str(&j, "workload", col(st, 5));
-			json_i64(&j, "tasks", sqlite3_column_int64(st, 6));
-			json_str(&j, "page_size", col(st, 7));
-			json_str(&j, "align", col(st, 8));
-			json_str(&j, "backing", col(st, 9));
-			json_i64(&j, "rounds", sqlite3_column_int64(st, 10));
-			json_str(&j, "label", col(st, 11));
-			json_str(&j, "fingerprint", col(st, 12));
-			json_str(&j, "reason", col(st, 13));
-			json_str(&j, "cell", col(st, 14));
-			json_obj_close(&j);
-			continue;
-		}
-		printf("%5lld  %.8s  %-20s  %-22.22s  %-6s  %-7s %5d  %-4s %-4s %-5s %10lld  %s%s%s\n",
-		       (long long)sqlite3_column_int64(st, 0), col(st, 1), col(st, 2), col(st, 3),
-		       col(st, 4), col(st, 5), sqlite3_column_int(st, 6), col(st, 7), col(st, 8),
-		       col(st, 9), (long long)sqlite3_column_int64(st, 10), col(st, 11),
-		       *col(st, 13) ? "  failed: " : "", col(st, 13));
+	ret = store_list_runs(db, &f, print_run, &p);
+	if (ret) {
+		error("runs: %s", store_errmsg(db));
+		store_close(db);
+		return EX_FAIL;
 	}
-	sqlite3_finalize(st);
 	if (c.json) {
 		json_arr_close(&j);
 		json_end(&j);
-	} else if (!n) {
+	} else if (!p.n) {
 		printf("(no runs in %s)\n", c.db);
 	}
 	store_close(db);

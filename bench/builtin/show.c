@@ -34,7 +34,7 @@ int cmd_show(int argc, char **argv)
 	struct sysinfo si;
 	char *pos[1];
 	int np = 1, ret;
-	sqlite3 *db;
+	struct store *db;
 
 	ret = opt_parse(show_opts, &c, argc, argv, "show", "RUN (a run id or uuid prefix) [OPTIONS]", pos, &np);
 	if (ret)

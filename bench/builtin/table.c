@@ -128,7 +128,7 @@ static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, con
 }
 
 /* One model run of the table: rounds, seed, shared or not. Stores it unless db is NULL. */
-static int table_run(const struct table_cfg *tc, const struct sysinfo *si, sqlite3 *db,
+static int table_run(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
 		     uint64_t rounds, uint64_t seed, int shared, double *misses)
 {
 	const struct backend_ops *be = &model_backend;
@@ -184,7 +184,7 @@ static double slope_of(const double *normal)
  * slope, depends on the seed). Every run is stored. Fills the lowest and
  * highest per-seed slope.
  */
-static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, sqlite3 *db,
+static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
 		      double *normal, double *shared, double *slope_min, double *slope_max)
 {
 	double one[NROWS], v;
@@ -274,7 +274,7 @@ int cmd_table(int argc, char **argv)
 	const char *reason, *path, *backend = "model:ultrasparc-t2";
 	char why[320] = "";
 	struct sysinfo si;
-	sqlite3 *db = NULL;
+	struct store *db = NULL;
 	int ret, can_count, ok_slope, ok_flat, ok_first, native = 0, beside = 0;
 
 	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);

@@ -8,6 +8,7 @@
 #include "lib/json.h"
 #include "lib/log.h"
 #include "compare/compare.h"
+#include "store/query.h"
 #include "store/store.h"
 
 size_t cmp_split_list(const char *list, char **out, size_t max)
@@ -120,20 +121,7 @@ static int cmp_str(const void *a, const void *b)
 /* The A/A noise floor of the cell and metric (NAN when not measured). */
 static double noise_floor(struct cmp *c, const char *cell, const char *metric, int64_t mach)
 {
-	static const char *sql = "SELECT MAX(floor) FROM noise WHERE cell = ?1 AND metric = ?2"
-				 " AND (?3 < 0 OR machine_id = ?3)";
-	sqlite3_stmt *st;
-	double f = NAN;
-
-	if (sqlite3_prepare_v2(c->db_handle, sql, -1, &st, NULL) != SQLITE_OK)
-		return NAN;
-	sqlite3_bind_text(st, 1, cell, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, mach);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		f = sqlite3_column_double(st, 0);
-	sqlite3_finalize(st);
-	return f;
+	return store_noise_floor(c->db_handle, cell, metric, mach);
 }
 
 /* Gather one side's values of metric in the group; counts runs without one. */
@@ -339,7 +327,7 @@ out:
 	if (ret == -ENOMEM)
 		error("compare: out of memory");
 	else if (ret)
-		error("compare: reading run values: %s", sqlite3_errmsg(c->db_handle));
+		error("compare: reading run values: %s", store_errmsg(c->db_handle));
 	return ret ? EX_FAIL : 0;
 }
 
@@ -418,58 +406,39 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 
 int cmp_store_verdicts(struct cmp *c)
 {
-	static const char *sql =
-		"INSERT INTO verdict (created_at, baseline, candidate, cell, metric, machine_id,"
-		" n_base, n_cand, ratio, ci_lo, ci_hi, p_value, q_value, verdict, method, reason)"
-		" VALUES (strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-		" ?, ?, ?)";
-	sqlite3_stmt *st = NULL;
+	struct store_verdict *v = calloc(c->nrows ? c->nrows : 1, sizeof(*v));
+	char **method = calloc(c->nrows ? c->nrows : 1, sizeof(*method));
+	int ret = v && method ? 0 : -1;
 
-	if (store_exec(c->db_handle, "BEGIN IMMEDIATE"))
-		return -1;
-	if (sqlite3_prepare_v2(c->db_handle, sql, -1, &st, NULL) != SQLITE_OK)
-		goto fail;
-	for (size_t i = 0; i < c->nrows; i++) {
+	for (size_t i = 0; !ret && i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		double d[5] = { r->ci.ratio, r->ci.lo, r->ci.hi, r->mwu.p, r->q };
-		char *method = NULL;
 		size_t len;
-		FILE *f = open_memstream(&method, &len);
+		FILE *f = open_memstream(&method[i], &len);
 
-		if (!f)
-			goto fail;
+		if (!f) {
+			ret = -1;
+			break;
+		}
 		cmp_method_json(c, r, f);
 		fclose(f);
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, c->baseline, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, c->candidate, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, r->cell, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, r->metric, -1, SQLITE_STATIC);
-		if (r->machine_id < 0)
-			sqlite3_bind_null(st, 5);
-		else
-			sqlite3_bind_int64(st, 5, r->machine_id);
-		sqlite3_bind_int64(st, 6, (int64_t)r->nb);
-		sqlite3_bind_int64(st, 7, (int64_t)r->nc);
-		for (int k = 0; k < 5; k++) {
-			if (isfinite(d[k]))
-				sqlite3_bind_double(st, 8 + k, d[k]);
-			else
-				sqlite3_bind_null(st, 8 + k);
-		}
-		sqlite3_bind_text(st, 13, stats_verdict_name(r->v), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 14, method, -1, free);
-		sqlite3_bind_text(st, 15, r->why, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto fail;
+		v[i] = (struct store_verdict){
+			.baseline = c->baseline, .candidate = c->candidate, .cell = r->cell,
+			.metric = r->metric, .machine_id = r->machine_id,
+			.n_base = (int64_t)r->nb, .n_cand = (int64_t)r->nc,
+			.ratio = r->ci.ratio, .ci_lo = r->ci.lo, .ci_hi = r->ci.hi,
+			.p_value = r->mwu.p, .q_value = r->q,
+			.verdict = stats_verdict_name(r->v), .method = method[i], .reason = r->why,
+		};
 	}
-	sqlite3_finalize(st);
-	return store_exec(c->db_handle, "COMMIT");
-fail:
-	error("compare: storing verdicts: %s", sqlite3_errmsg(c->db_handle));
-	sqlite3_finalize(st);
-	sqlite3_exec(c->db_handle, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	if (!ret)
+		ret = store_put_verdicts(c->db_handle, v, c->nrows);
+	if (ret)
+		error("compare: storing verdicts failed");
+	for (size_t i = 0; method && i < c->nrows; i++)
+		free(method[i]);
+	free(method);
+	free(v);
+	return ret;
 }
 
 void cmp_free(struct cmp *c)

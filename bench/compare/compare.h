@@ -10,7 +10,7 @@
 #include "store/select.h"
 #include "stats/stats.h"
 
-struct sqlite3;
+struct store;
 
 #define CMP_MAX_LIST 64
 
@@ -42,7 +42,7 @@ struct cmp {
 	char *metric[CMP_MAX_LIST];
 	size_t nmetric;
 	/* state */
-	struct sqlite3 *db_handle;
+	struct store *db_handle;
 	struct runset base, cand;
 	struct run_values *bv, *cv;	/* values of base.run[i], cand.run[i] */
 	size_t overlap;			/* baseline runs dropped: also in the candidate */

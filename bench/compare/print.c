@@ -5,6 +5,7 @@
 #include <string.h>
 #include "lib/json.h"
 #include "compare/compare.h"
+#include "store/query.h"
 #include "store/store.h"
 #include "machine/sysinfo.h"
 #include "output/envelope.h"
@@ -12,16 +13,10 @@
 /* The first 12 hex digits of machine id's fingerprint into buf ("?" when unknown). */
 static const char *machine_fp(const struct cmp *c, int64_t id, char *buf, size_t len)
 {
-	sqlite3_stmt *st;
+	char fp[80];
 
-	snprintf(buf, len, "?");
-	if (sqlite3_prepare_v2(c->db_handle, "SELECT fingerprint FROM machine WHERE id = ?", -1,
-			       &st, NULL) != SQLITE_OK)
-		return buf;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		snprintf(buf, len, "%.12s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	store_machine_fingerprint(c->db_handle, id, fp, sizeof(fp));
+	snprintf(buf, len, "%.12s", *fp ? fp : "?");
 	return buf;
 }
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/log.h"
-#include "store/store.h"
+#include "store/internal.h"
 #include "store/read.h"
 
 /* Copy column i of st as text into dst (empty when NULL). */
@@ -92,8 +92,9 @@ static int state_of(const char *missing)
 	return EV_UNSUPPORTED;
 }
 
-int store_load_run(sqlite3 *db, const char *key, struct stored_run *out)
+int store_load_run(struct store *s, const char *key, struct stored_run *out)
 {
+	sqlite3 *db = s->db;
 	static const char *q_run =
 		"SELECT r.id, r.uuid, r.started_at, r.wall_s, r.backend, r.workload, r.tasks,"
 		" r.threads, r.page_size, r.align, r.backing, r.sharedctx, r.sga_bytes, r.ws_bytes,"

@@ -20,7 +20,7 @@ struct stored_run {
  * tasks, values and metrics. Returns 0; -1 not found; -2 ambiguous
  * prefix; -3 database error. Free with store_free_run().
  */
-int store_load_run(sqlite3 *db, const char *key, struct stored_run *out);
+int store_load_run(struct store *s, const char *key, struct stored_run *out);
 
 void store_free_run(struct stored_run *s);
 

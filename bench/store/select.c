@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "store/internal.h"
 #include "store/select.h"
 
 enum sel_kind { SEL_LABEL, SEL_TONIGHT, SEL_NIGHTS, SEL_LAST, SEL_UUID, SEL_SINCE };
@@ -160,8 +161,9 @@ static char *resolve(sqlite3 *db, const char *text, const struct sel *s)
 	return buf;
 }
 
-int select_runs(sqlite3 *db, const char *sel, const char *cell_glob, struct runset *out)
+int select_runs(struct store *store, const char *sel, const char *cell_glob, struct runset *out)
 {
+	sqlite3 *db = store->db;
 	sqlite3_stmt *st = NULL;
 	struct sel s;
 	char sql[1024], why[160];
@@ -230,8 +232,9 @@ void runset_free(struct runset *rs)
 	memset(rs, 0, sizeof(*rs));
 }
 
-int select_load_values(sqlite3 *db, int64_t run_id, struct run_values *out)
+int select_load_values(struct store *s, int64_t run_id, struct run_values *out)
 {
+	sqlite3 *db = s->db;
 	static const char *sql = "SELECT name, value, missing FROM run_metric WHERE run_id = ?"
 				 " ORDER BY name";
 	sqlite3_stmt *st;

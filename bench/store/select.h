@@ -12,9 +12,10 @@
 #ifndef SGA_SELECT_H
 #define SGA_SELECT_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct store;
 
 struct run_ref {
 	int64_t id;
@@ -40,9 +41,9 @@ int select_check(const char *sel, char *why, size_t whylen);
 /*
  * Fill out with the runs sel selects whose cell matches the GLOB pattern
  * cell_glob (NULL: every cell). Returns 0, -EINVAL for a bad selector,
- * -EIO on a database error (sqlite3_errmsg tells), -ENOMEM.
+ * -EIO on a database error (store_errmsg tells), -ENOMEM.
  */
-int select_runs(sqlite3 *db, const char *sel, const char *cell_glob, struct runset *out);
+int select_runs(struct store *s, const char *sel, const char *cell_glob, struct runset *out);
 
 void runset_free(struct runset *rs);
 
@@ -55,7 +56,7 @@ struct run_values {
 };
 
 /* Load every metric of run run_id. Returns 0, -EIO or -ENOMEM. */
-int select_load_values(sqlite3 *db, int64_t run_id, struct run_values *out);
+int select_load_values(struct store *s, int64_t run_id, struct run_values *out);
 
 /* The value of metric name in v: 1 present (*x set), 0 missing (*why set), -1 absent. */
 int run_values_get(const struct run_values *v, const char *name, double *x, const char **why);

@@ -1,5 +1,7 @@
 /*
  * store.h - every run goes to SQLite (default results/sgabench.db).
+ * struct store is opaque: only bench/store/ knows the engine behind it,
+ * includes <sqlite3.h> and speaks SQL.
  *
  * The schema is a list of numbered migrations (store/schema.c) applied in
  * one transaction each and tracked by PRAGMA user_version. A run and all its
@@ -9,7 +11,6 @@
 #ifndef SGA_STORE_H
 #define SGA_STORE_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 #include "lib/result.h"
 
@@ -17,6 +18,7 @@
 #define STORE_BUSY_MS 30000
 
 struct sysinfo;
+struct store;
 
 
 /* Number of migrations this build knows: the highest user_version it accepts. */
@@ -27,16 +29,30 @@ int store_schema_version(void);
  * Sets WAL, busy timeout and foreign keys. Returns 0, or EX_FAIL/EX_RESOURCE
  * after printing why (e.g. a database from a newer sgabench).
  */
-int store_open(const char *path, sqlite3 **out);
+int store_open(const char *path, struct store **out);
 
 /* Open an existing database read-only, without migrating; fails if its
  * schema version is unknown to this build. Returns 0 or EX_FAIL. */
-int store_open_ro(const char *path, sqlite3 **out);
+int store_open_ro(const char *path, struct store **out);
 
-void store_close(sqlite3 *db);
+/*
+ * The schema version of the existing database at path into *v, without
+ * checking or migrating it (0 for a database sgabench never opened).
+ * Returns 0, or -1 when it cannot be read.
+ */
+int store_probe_version(const char *path, int *v);
+
+/* Close s (NULL is fine). */
+void store_close(struct store *s);
+
+/* The engine's message for the last failed call on s. */
+const char *store_errmsg(struct store *s);
+
+/* The path (or address) s was opened with. */
+const char *store_path(const struct store *s);
 
 /* Apply any pending migrations in order. Returns 0 or -1 (message printed). */
-int store_migrate(sqlite3 *db);
+int store_migrate(struct store *s);
 
 /*
  * Insert (or find) the machine with si's fingerprint, then the run with all
@@ -44,10 +60,21 @@ int store_migrate(sqlite3 *db);
  * not "ok" is stored as its row alone (status and reason, no values). On success *run_id is
  * the new row id. Returns 0 or -1 (message printed, nothing written).
  */
-int store_put_run(sqlite3 *db, const struct sysinfo *si, const struct run_meta *m,
+int store_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,
 		  const struct run_result *r, int64_t *run_id);
 
-/* Run a statement with no result rows; returns 0 or -1 with the error printed. */
-int store_exec(sqlite3 *db, const char *sql);
+/*
+ * Run SQL with no result rows; returns 0 or -1 with the error printed.
+ * For the store's own files and for tests that set up a database by hand;
+ * builtins call the store's named functions instead.
+ */
+int store_exec(struct store *s, const char *sql);
+
+/*
+ * The first column of the first row of sql as an integer into *v. For
+ * tests and diagnostics only, like store_exec. Returns 0, or -1 when sql
+ * fails or returns no row.
+ */
+int store_scalar(struct store *s, const char *sql, int64_t *v);
 
 #endif

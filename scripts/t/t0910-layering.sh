@@ -70,6 +70,21 @@ sq=$(git grep -l '#include <sqlite3.h>' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
 	grep -v '^bench/store/' | grep -v '^bench/tests/' || true)
 test_expect_success "only bench/store/ includes <sqlite3.h>" 'test_is "$sq" ""'
 
+# Only the store speaks SQL: no sqlite3_ call outside bench/store/. The C
+# tests may open an SQLite file themselves, as an independent witness of
+# what the store wrote.
+calls=$(git grep -n 'sqlite3_[a-z_0-9]*[[:space:]]*(' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
+	grep -v '^bench/store/' | grep -v '^bench/tests/' || true)
+[ -z "$calls" ] || printf '%s\n' "$calls" | sed 's/^/# /'
+is "no sqlite3_ call outside bench/store/" "$(printf '%s' "$calls" | grep -c . || true)" 0
+
+# The harness and the report never speak SQL: no sqlite3 CLI outside the
+# tests (which may inspect a database as a witness) and the package lists.
+cli=$(git grep -n -E '(^|[^a-z_-])sqlite3( |$)' -- scripts report ':!scripts/t' ':!scripts/deps' \
+	':!report/synthetic.sql' || true)
+[ -z "$cli" ] || printf '%s\n' "$cli" | sed 's/^/# /'
+is "no sqlite3 command in scripts/ or report/" "$(printf '%s' "$cli" | grep -c . || true)" 0
+
 # The rule test must itself be able to fail: a planted bad include is caught.
 planted=$(printf '#include "store/store.h"\n' | sed -n 's/^#include "\([^"]*\)".*/\1/p')
 to=${planted%%/*}

@@ -1,0 +1,104 @@
+/* store/columns.c - the descriptor arrays of columns.h and the SQL built from them. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "store/internal.h"
+
+#define COLUMN(e, name, type, flags) { name, type, flags },
+static const struct store_column machine_cols[] = { MACHINE_COLUMNS(COLUMN) };
+static const struct store_column run_cols[] = { RUN_COLUMNS(COLUMN) };
+static const struct store_column task_cols[] = { TASK_COLUMNS(COLUMN) };
+static const struct store_column value_cols[] = { VALUE_COLUMNS(COLUMN) };
+static const struct store_column metric_cols[] = { METRIC_COLUMNS(COLUMN) };
+static const struct store_column sweep_cols[] = { SWEEP_COLUMNS(COLUMN) };
+static const struct store_column timing_cols[] = { TIMING_COLUMNS(COLUMN) };
+static const struct store_column noise_cols[] = { NOISE_COLUMNS(COLUMN) };
+static const struct store_column verdict_cols[] = { VERDICT_COLUMNS(COLUMN) };
+#undef COLUMN
+
+#define TABLE(name, cols, rule) { name, cols, (int)(sizeof(cols) / sizeof(cols[0])), rule }
+const struct store_table store_tables[] = {
+	[T_MACHINE] = TABLE("machine", machine_cols, MERGE_MAP),
+	[T_RUN] = TABLE("run", run_cols, MERGE_RUN),
+	[T_TASK] = TABLE("task", task_cols, MERGE_CHILD),
+	[T_VALUE] = TABLE("value", value_cols, MERGE_CHILD),
+	[T_METRIC] = TABLE("metric", metric_cols, MERGE_CHILD),
+	[T_TIMING] = TABLE("timing", timing_cols, MERGE_SKIP),
+	[T_SWEEP] = TABLE("sweep", sweep_cols, MERGE_SKIP),
+	[T_NOISE] = TABLE("noise", noise_cols, MERGE_NEWEST),
+	[T_VERDICT] = TABLE("verdict", verdict_cols, MERGE_SKIP),
+	[T_NTABLES] = { NULL, NULL, 0, MERGE_SKIP },
+};
+#undef TABLE
+
+const struct store_table *store_table_named(const char *name)
+{
+	for (const struct store_table *t = store_tables; t->name; t++)
+		if (strcmp(t->name, name) == 0)
+			return t;
+	return NULL;
+}
+
+const char *store_col_type_name(enum col_type t)
+{
+	return t == COL_INT ? "INTEGER" : t == COL_REAL ? "REAL" : "TEXT";
+}
+
+struct store_val sv_int(int64_t i)
+{
+	return (struct store_val){ .kind = SV_INT, .i = i };
+}
+
+struct store_val sv_real(double d)
+{
+	return isfinite(d) ? (struct store_val){ .kind = SV_REAL, .d = d } : sv_null();
+}
+
+struct store_val sv_text(const char *s)
+{
+	return s ? (struct store_val){ .kind = SV_TEXT, .s = s } : sv_null();
+}
+
+struct store_val sv_null(void)
+{
+	return (struct store_val){ .kind = SV_NULL };
+}
+
+/* Append s to buf at *n; returns -1 when it does not fit. */
+static int put(char *buf, size_t len, size_t *n, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (*n + l + 1 > len)
+		return -1;
+	memcpy(buf + *n, s, l + 1);
+	*n += l;
+	return 0;
+}
+
+char *store_insert_sql(const struct store_table *t, char *buf, size_t len)
+{
+	size_t n = 0;
+	int first = 1, bad = 0;
+
+	bad |= put(buf, len, &n, "INSERT INTO ");
+	bad |= put(buf, len, &n, t->name);
+	bad |= put(buf, len, &n, " (");
+	for (int i = 0; i < t->ncol; i++) {
+		if (t->col[i].flags & COL_ROWID)
+			continue;
+		bad |= put(buf, len, &n, first ? "" : ", ");
+		bad |= put(buf, len, &n, t->col[i].name);
+		first = 0;
+	}
+	bad |= put(buf, len, &n, ") VALUES (");
+	first = 1;
+	for (int i = 0; i < t->ncol; i++) {
+		if (t->col[i].flags & COL_ROWID)
+			continue;
+		bad |= put(buf, len, &n, first ? "?" : ", ?");
+		first = 0;
+	}
+	bad |= put(buf, len, &n, ")");
+	return bad ? NULL : buf;
+}
