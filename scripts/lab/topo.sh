@@ -21,7 +21,7 @@ watch() {
 	: >"$TMPD/samples"
 	while kill -0 "$bg" 2>/dev/null; do
 		for st in /proc/[0-9]*/stat; do
-			read -r line <"$st" 2>/dev/null || continue
+			{ read -r line <"$st"; } 2>/dev/null || continue
 			# shellcheck disable=SC2086 # split the stat line into fields
 			set -- $line
 			[ "$4" = "$bg" ] || continue
