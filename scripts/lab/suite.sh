@@ -53,7 +53,8 @@ esac
 # in Debian) unmaps a task's private pages now and then to see where they
 # are used; the next touch is a NUMA hinting fault, counted as a minor
 # fault. A first-touch window can catch one: 513 faults for 512 pages. It
-# is off below, for exact counts; here it is measured once, on and off.
+# is off below, for exact counts; here it is measured once, on and off (a
+# page it marked just before it was switched off may still take one hint).
 if [ -w /proc/sys/kernel/numa_balancing ] && [ "$(cat /proc/sys/kernel/numa_balancing)" != 0 ] &&
 	need_hugepages 512; then
 	for mode in 1 0; do
@@ -68,7 +69,6 @@ if [ -w /proc/sys/kernel/numa_balancing ] && [ "$(cat /proc/sys/kernel/numa_bala
 		note_ "numa_balancing=$mode: 1 task, 512 pages, faults of 5 runs:$got; NUMA hinting faults meanwhile: $((h1 - h0))"
 	done
 	is "numa_balancing=0: 5 runs of 512 pages fault exactly 512 times each" "$got" " 512 512 512 512 512"
-	is "numa_balancing=0: no NUMA hinting fault" "$((h1 - h0))" 0
 fi
 
 # --- 4 KiB shmem first touch: exactly one fault per page written ---
@@ -108,12 +108,6 @@ if need_hugepages 1024; then
 		is "2m $align: first-touch-faults (getrusage) agrees" "$(csv run first-touch-faults value)" \
 			"${want%% *}"
 	done
-	# Where the extra faults of a PUD-aligned first task come from, if any.
-	run_csv run --tasks 1 --sga-size 1g --page-size 2m --align pud --measure first-touch --events page-faults
-	note_ "2m pud, 1 task alone: $(csv 0 page-faults raw) faults"
-	run_csv run --tasks 4 --sga-size 1g --page-size 2m --align pud --backing memfd --place same-cpu \
-		--measure first-touch --events page-faults
-	note_ "2m pud, memfd, 4 tasks on one CPU: $(csv 0 page-faults raw) $(csv 1 page-faults raw) $(csv 2 page-faults raw) $(csv 3 page-faults raw)"
 else
 	skip "PMD sharing" "cannot reserve 1024 2 MiB hugepages in this guest"
 fi
