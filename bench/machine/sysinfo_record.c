@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "lib/json.h"
 #include "lib/parse.h"
 #include "machine/sysinfo.h"

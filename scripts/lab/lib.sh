@@ -1,7 +1,7 @@
 # lib.sh - helpers of the lab suite (sourced by scripts/lab/suite.sh after
-# scripts/t/tap.sh). busybox sh and awk only: no sqlite3 in the guests.
+# scripts/t/test-lib.sh). busybox sh and awk only: no sqlite3 in the guests.
 # shellcheck shell=sh
-# shellcheck disable=SC2154 # rc, TMPD, top and SGABENCH come from scripts/t/tap.sh
+# shellcheck disable=SC2154 # rc, TMPD, top and SGABENCH come from scripts/t/test-lib.sh
 
 # Every CSV this guest produced, for checks across all runs.
 : >"$TMPD/all.csv"

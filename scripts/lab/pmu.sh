@@ -5,7 +5,7 @@
 # (except for scaled multiplexed counts, which are estimates by nature).
 # Sourced by scripts/lab/suite.sh in the aarch64 guest.
 # shellcheck shell=sh
-# shellcheck disable=SC2154 # rc, TMPD, top and SGABENCH come from scripts/t/tap.sh
+# shellcheck disable=SC2154 # rc, TMPD, top and SGABENCH come from scripts/t/test-lib.sh
 
 ws="--tasks 1 --sga-size 16m --page-size 4k"
 

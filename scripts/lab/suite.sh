@@ -9,8 +9,8 @@
 #                 siblings, verified from /proc (scripts/lab/topo.sh)
 # Values are read from sgabench's --csv output with awk: the guest has no
 # sqlite3.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/../t/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/../t/test-lib.sh"
 # shellcheck source=scripts/lab/lib.sh
 . "$top/scripts/lab/lib.sh"
 

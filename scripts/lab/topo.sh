@@ -5,7 +5,7 @@
 # are (/proc/PID/numa_maps); never from sgabench's own report.
 # Sourced by scripts/lab/suite.sh in the x86_64 guest.
 # shellcheck shell=sh
-# shellcheck disable=SC2154 # rc, TMPD, top and SGABENCH come from scripts/t/tap.sh
+# shellcheck disable=SC2154 # rc, TMPD, top and SGABENCH come from scripts/t/test-lib.sh
 
 node1=$(cat /sys/devices/system/node/node1/cpulist 2>/dev/null || echo none)
 note_ "node 1 CPUs: $node1; siblings of CPU 0: $(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list)"

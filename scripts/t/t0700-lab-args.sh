@@ -2,8 +2,8 @@
 # t0700: the counter lab's front door without booting anything: usage
 # errors exit 2 with a reason, before any download or QEMU. (The lab
 # itself runs with `make lab`; see README, "The counter lab".)
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 lab() {
 	rc=0
