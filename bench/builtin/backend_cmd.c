@@ -147,6 +147,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	v.command = be->cmd;
 	v.fingerprint = si.fingerprint;
 	v.describe = nm.describe;
+	v.groups = nm.groups[0] ? nm.groups : NULL;
 	v.run_id = run_id;
 	/* Name the database only when the run is in it. */
 	v.db = db && !sret ? o->db : NULL;

@@ -1,9 +1,11 @@
 /* builtin/show.c - sgabench show RUN: one stored run, human, JSON or CSV. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include "builtin/builtin.h"
 #include "lib/log.h"
 #include "lib/opt.h"
+#include "machine/perf.h"
 #include "output/output.h"
 #include "store/read.h"
 #include "machine/sysinfo.h"
@@ -26,8 +28,27 @@ static const struct opt show_opts[] = {
 	{ NULL },
 };
 
+/* The --events list a stored run's config JSON records, into out ("" if none). */
+static const char *config_events(const char *config, char *out, size_t len)
+{
+	const char *p = config ? strstr(config, "\"events\"") : NULL;
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (!p || !(p = strchr(p + 8, '"')))
+		return out;
+	for (p++; *p && *p != '"' && o + 1 < len; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		out[o++] = *p;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 int cmd_show(int argc, char **argv)
 {
+	char events[2048], groups[1024];
 	struct show_cfg c = { .db = STORE_DEFAULT_PATH };
 	struct stored_run s;
 	struct run_view v = { 0 };
@@ -64,6 +85,8 @@ int cmd_show(int argc, char **argv)
 	v.fingerprint = s.fingerprint;
 	v.machine_json = s.machine_json;
 	v.describe = s.cell;
+	v.groups = perf_group_text(config_events(s.config_json, events, sizeof(events)), groups,
+				   sizeof(groups));
 	v.run_id = s.run_id;
 	v.db = c.db;
 	if (c.json)

@@ -24,6 +24,7 @@ struct backend_names {
 	char config_json[4096];
 	char describe[512];
 	char page[16], backing[16], align[16];	/* run row text, "" when not used */
+	char groups[512];			/* explicit event groups "{a,b} {c}", "" if none */
 };
 
 struct backend_ops {

@@ -228,7 +228,14 @@ void sysinfo_print(const struct sysinfo *si, FILE *f)
 	fprintf(f, "%-18s %u online, %u thread%s per core, %u NUMA node%s\n", "cpus",
 		si->ncpus, si->threads_per_core, si->threads_per_core == 1 ? "" : "s",
 		si->numa_nodes, si->numa_nodes == 1 ? "" : "s");
-	if (!si->ntlb)
+	if (!si->ntlb && !strcmp(si->arch, "aarch64"))
+		fprintf(f, "%-18s unknown: arm64 has no CPUID TLB geometry, and this core (MIDR "
+			"implementer %s, part 0x%03x) is not in sgabench's table\n", "tlb",
+			si->cpu_vendor, si->model);
+	else if (!si->ntlb && !strcmp(si->arch, "x86_64"))
+		fprintf(f, "%-18s unknown: CPUID describes no TLB here (leaf 2 descriptors, "
+			"leaf 0x18, AMD 0x80000005/6)\n", "tlb");
+	else if (!si->ntlb)
 		fprintf(f, "%-18s unknown (source: %s)\n", "tlb", si->tlb_source);
 	for (unsigned i = 0; i < si->ntlb && i < SI_TLB_MAX; i++) {
 		char label[32];

@@ -197,6 +197,7 @@ static void native_name_run(const void *plan, const struct run_result *r, struct
 	m->rounds = c->rounds;
 	m->cell = runcfg_cell(c, nm->cell, sizeof(nm->cell));
 	m->config_json = runcfg_json(c, nm->config_json, sizeof(nm->config_json));
+	perf_group_text(c->events, nm->groups, sizeof(nm->groups));
 	snprintf(nm->describe, sizeof(nm->describe),
 		 "%llu %s, %s SGA (%s, %s, %s-aligned), pattern %s, %llu rounds over %s each",
 		 (unsigned long long)c->tasks, c->threads ? "threads of one process" : "processes",

@@ -190,6 +190,22 @@ TOUCH_WINDOW_CODE static uint64_t run_window(struct plan *pl, char *base, size_t
 	return sum;
 }
 
+/* Say which explicit groups the PMU could not hold whole (task 0 speaks for all). */
+static void warn_split(const struct plan *pl, const struct perf_set *ps)
+{
+	char names[512];
+	size_t o = 0;
+
+	names[0] = '\0';
+	for (unsigned i = 0; i < pl->nspec && o < sizeof(names); i++)
+		if (ps->split[i])
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", o ? "," : "",
+					      pl->specs[i].name);
+	if (o)
+		warning("the PMU cannot hold the group of '%s' whole: its events are counted and "
+			"scaled one by one", names);
+}
+
 /* Everything one task does, process or thread, from attach to release. */
 static int task_body(struct plan *pl, unsigned t, char *base)
 {
@@ -242,6 +258,8 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	if (c->sharedctx && sga_has_sharedctx(base) == 1)
 		__atomic_fetch_add(&ctl->sharedctx_seen, 1, __ATOMIC_RELAXED);
 	perf_open(&ps, pl->specs, pl->nspec, pl->has_core_pmu);
+	if (t == 0)
+		warn_split(pl, &ps);
 	/* Map every code page the windows execute, so no fault of ours lands in
 	 * them: the loops (by section), and one dry enable/read/disable cycle. */
 	touch_prefault_text();

@@ -150,6 +150,9 @@ void output_human(FILE *f, const struct run_view *v)
 		if (st != EV_COUNTED && r->ntasks)
 			fprintf(f, "  %s: %s\n", r->events[e], perf_state_text(st));
 	}
+	if (v->groups && v->groups[0])
+		fprintf(f, "  grouped: %s (each group read as one: its members share enabled and running)\n",
+			v->groups);
 	if (r->nmetrics)
 		fprintf(f, "\n  %-24s %16s   %s\n", "run metric", "value", "meaning");
 	for (unsigned m = 0; m < r->nmetrics; m++)
@@ -198,6 +201,7 @@ void output_json(FILE *f, const struct run_view *v)
 	json_str(&j, "cell", m->cell);
 	json_str(&j, "label", m->label);
 	json_raw(&j, "config", m->config_json);
+	json_str(&j, "groups", v->groups && v->groups[0] ? v->groups : NULL);
 	if (v->machine_json)
 		json_raw(&j, "machine", v->machine_json);
 	json_obj_open(&j, "totals");
@@ -278,6 +282,8 @@ void output_csv(FILE *f, const struct run_view *v)
 	envelope_csv(f, v->si, v->command);
 	fprintf(f, "# machine_fingerprint=%s run_id=%lld uuid=%s backend=%s status=%s\n", v->fingerprint,
 		(long long)v->run_id, r->uuid, r->backend, r->status);
+	if (v->groups && v->groups[0])
+		fprintf(f, "# groups=%s\n", v->groups);
 	fprintf(f, "task,event,value,raw,enabled_ns,running_ns,missing\n");
 	for (unsigned t = 0; t < r->ntasks; t++) {
 		for (unsigned e = 0; e < r->nevents; e++) {

@@ -19,6 +19,7 @@ struct run_view {
 	const char *describe;		/* one line: what ran where, or NULL */
 	int64_t run_id;			/* 0 when not stored */
 	const char *db;			/* where it was stored, or NULL */
+	const char *groups;		/* the explicit event groups, "{a,b} {c,d}", or NULL */
 };
 
 /* Human-readable: header, one line per event (total, per-task min/median/max),
