@@ -10,7 +10,9 @@
  * tasks, values and metrics), sweeps by uuid, noise floors by (cell,
  * metric, machine) keeping the newest measurement, timings and verdicts
  * unless an identical row is already there. The column lists are those of
- * schema 1; a migration that adds columns must add them here.
+ * schema 1, plus schema 2's per-window tables when the input has them (a
+ * verdict's noise_floor and mde columns are not carried over); a
+ * migration that adds columns must add them here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -148,6 +150,38 @@ static int copy_children(sqlite3 *out, sqlite3 *in, const char *sel, const char 
 	" threads, page_size, align, backing, sharedctx, sga_bytes, ws_bytes, rounds, seed, cell," \
 	" label, config_json, status, reason"
 
+/* Whether database db has a table called name (schema 2 added the per-window tables). */
+static int has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = prep(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+	int have = 0;
+
+	if (!st)
+		return 0;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	have = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return have;
+}
+
+/* Copy the per-window rows of run src in in to run dst in out (schema 2 inputs). */
+static int copy_windows(sqlite3 *out, sqlite3 *in, int64_t src, int64_t dst)
+{
+	int ret;
+
+	if (!has_table(in, "run_window"))
+		return 0;
+	ret = copy_children(out, in, "SELECT win, task, accesses, window_ns FROM run_window"
+			    " WHERE run_id = ?", "INSERT INTO run_window (run_id, win, task, accesses,"
+			    " window_ns) VALUES (?,?,?,?,?)", 4, src, dst);
+	if (!ret)
+		ret = copy_children(out, in, "SELECT win, task, event, value, raw, enabled, running,"
+				    " missing FROM window_value WHERE run_id = ?",
+				    "INSERT INTO window_value (run_id, win, task, event, value, raw,"
+				    " enabled, running, missing) VALUES (?,?,?,?,?,?,?,?,?)", 8, src, dst);
+	return ret;
+}
+
 /* Copy the runs of in that OUT does not have (by uuid), with their tasks, values and metrics. */
 static int merge_runs(sqlite3 *out, sqlite3 *in, const struct idmap *m, struct merge_count *c)
 {
@@ -186,6 +220,8 @@ static int merge_runs(sqlite3 *out, sqlite3 *in, const struct idmap *m, struct m
 			ret = copy_children(out, in, "SELECT name, value FROM metric WHERE run_id = ?",
 					    "INSERT INTO metric (run_id, name, value) VALUES (?,?,?)",
 					    2, src, dst);
+		if (!ret)
+			ret = copy_windows(out, in, src, dst);
 		c->runs_added += !ret;
 	}
 	sqlite3_finalize(s);

@@ -13,6 +13,7 @@
 #include "lib/parse.h"
 #include "native/runcfg.h"
 #include "native/sga.h"
+#include "native/window.h"
 #include "store/store.h"
 #include "machine/sysinfo.h"
 #include "workloads/workload.h"
@@ -44,6 +45,8 @@ static const struct opt run_opts[] = {
 	{ "events", OPT_STR, F(events), 0, 0, 0, 0, NULL, "LIST", "dTLB, iTLB, cycles, instructions, faults, cs, migrations, task-clock", "perf generic or libpfm4 event names, comma-separated; dtlb-walks = this CPU's page-walk event" },
 	{ "require", OPT_STR, F(require), 0, 0, 0, 0, NULL, "LIST", NULL, "fail (exit 3) unless these events are counted" },
 	{ "timeout", OPT_UINT, F(timeout), 0, 86400, 0, 0, NULL, "SEC", "0 (none)", "fail the run after this many seconds" },
+	{ "min-window", OPT_STR, F(min_window), 0, 0, 0, 0, NULL, "TIME", NULL, "make each measured window last at least TIME (e.g. 200ms): the round sequence is repeated a calibrated number of times, stored as window-rounds" },
+	{ "windows", OPT_UINT, F(windows), 1, WINDOW_MAX, 0, 0, NULL, "N", "1", "measure N windows after one first touch; counters and times stored per window, the run's window-s and accesses-per-s are their medians" },
 	{ "db", OPT_STR, F(db), 0, 0, 0, 0, NULL, "PATH", STORE_DEFAULT_PATH, "SQLite database" },
 	{ "no-store", OPT_FLAG, F(no_store), 0, 0, 0, 0, NULL, NULL, NULL, "do not store the run" },
 	{ "label", OPT_STR, F(label), 0, 0, 0, 0, NULL, "TEXT", NULL, "tag stored with the run (e.g. nightly-20261203, candidate)" },
@@ -147,6 +150,15 @@ int cmd_run(int argc, char **argv)
 		error("run: --json and --csv exclude each other");
 		return EX_USAGE;
 	}
+	if (c.min_window && (window_parse_time(c.min_window, &c.min_window_ns) || !c.min_window_ns)) {
+		error("run: --min-window '%s' is not a positive time", c.min_window);
+		hint("a number with a unit: 200ms, 0.5s, 1500us");
+		return EX_USAGE;
+	}
+	if ((c.min_window || c.windows) && c.measure != MEASURE_WINDOW) {
+		error("run: --min-window and --windows need --measure window");
+		return EX_USAGE;
+	}
 	if (c.zipf_theta == 1.0) {
 		error("run: --zipf-theta must not be 1");
 		return EX_USAGE;
@@ -173,6 +185,7 @@ int cmd_run(int argc, char **argv)
 		error("run: %s", err);
 		if (ret == EX_USAGE)
 			hint("see 'sgabench run --help'");
+		free(r.win);
 		free(r.task);
 		store_close(db);
 		return ret;
@@ -228,6 +241,7 @@ int cmd_run(int argc, char **argv)
 		output_human(stdout, &v);
 	if (ret)
 		error("run: %s", r.reason[0] ? r.reason : err);
+	free(r.win);
 	free(r.task);
 	store_close(db);
 	return ret;

@@ -385,7 +385,8 @@ int store_put_run(sqlite3 *db, const struct sysinfo *si, const struct run_meta *
 		return -1;
 	if (put_machine(db, si, &machine_id) ||
 	    put_run_row(db, machine_id, m, r, &id) ||
-	    (ok && (put_tasks(db, id, r) || put_metrics(db, id, r)))) {
+	    (ok && (put_tasks(db, id, r) || put_metrics(db, id, r) ||
+		    store_put_windows(db, id, r)))) {
 		error("database: storing run %s: %s", r->uuid, sqlite3_errmsg(db));
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;

@@ -47,6 +47,13 @@ int store_migrate(sqlite3 *db);
 int store_put_run(sqlite3 *db, const struct sysinfo *si, const struct run_meta *m,
 		  const struct run_result *r, int64_t *run_id);
 
+/*
+ * Insert r's per-window rows (run_window, window_value) for run run_id,
+ * inside the caller's transaction; nothing when r has no windows.
+ * Returns 0 or -1 (the caller prints and rolls back).
+ */
+int store_put_windows(sqlite3 *db, int64_t run_id, const struct run_result *r);
+
 /* Run a statement with no result rows; returns 0 or -1 with the error printed. */
 int store_exec(sqlite3 *db, const char *sql);
 

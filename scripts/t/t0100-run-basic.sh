@@ -15,7 +15,7 @@ is "4k run exits 0" "$rc" 0
 is "JSON is valid" "$(sqlite3 :memory: "SELECT json_valid(readfile('$TMPD/out'))")" 1
 is "JSON names the tool" "$(json '$.tool')" sgabench
 ok "JSON carries the tool version" test -n "$(json '$.tool_version')"
-is "JSON carries the schema version" "$(json '$.schema_version')" 1
+is "JSON carries the schema version" "$(json '$.schema_version')" 2
 is "JSON fingerprint is 16 hex digits" "$(json '$.fingerprint' | tr -d '0-9a-f' | wc -c)" 1
 is "JSON run id is the stored row" "$(json '$.run_id')" 1
 is "JSON has one entry per task" "$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'), '$.tasks')")" 2
@@ -23,11 +23,11 @@ is "JSON page-faults total in the window is 0 (pages were pre-touched)" "$(json 
 is "run row stored with label and status" "$(sqlite3 "$db" "SELECT label || ' ' || status || ' ' || tasks FROM run")" "basic ok 2"
 is "every task stored" "$(sqlite3 "$db" "SELECT COUNT(*) FROM task")" 2
 is "integrity check passes" "$(sqlite3 "$db" "PRAGMA integrity_check")" ok
-is "schema version is tracked" "$(sqlite3 "$db" "PRAGMA user_version")" 1
+is "schema version is tracked" "$(sqlite3 "$db" "PRAGMA user_version")" 2
 
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --csv
 is "CSV run exits 0" "$rc" 0
-ok "CSV starts with the tool and schema versions" grep -q '^# tool=sgabench tool_version=.* schema_version=1' "$TMPD/out"
+ok "CSV starts with the tool and schema versions" grep -q '^# tool=sgabench tool_version=.* schema_version=2' "$TMPD/out"
 ok "CSV carries fingerprint and run id" grep -q '^# fingerprint=[0-9a-f]* run_id=2 ' "$TMPD/out"
 ok "CSV has the column header" grep -qx 'task,event,value,raw,enabled_ns,running_ns,missing' "$TMPD/out"
 ok "CSV rows have 7 fields" sh -c "grep -v '^#' '$TMPD/out' | awk -F, 'NF != 7 { exit 1 }'"

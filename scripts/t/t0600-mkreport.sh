@@ -19,7 +19,7 @@ for tool in sqlite3 gnuplot; do
 done
 db="$TMPD/syn.db"
 db_ensure "$db"
-is "schema v1 from bench/store/schema.c" "$(sqlite3 "$db" 'PRAGMA user_version')" 1
+is "schema v2 from bench/store/schema.c" "$(sqlite3 "$db" 'PRAGMA user_version')" 2
 sqlite3 "$db" <"$top/report/synthetic.sql"
 is "synthetic database loaded" "$(sqlite3 "$db" 'SELECT COUNT(*) FROM run')" 255
 # One more injection, through a run label and a sweep name.
