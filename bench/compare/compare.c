@@ -227,6 +227,8 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 			return -ENOMEM;
 	}
 	r->floor = noise_floor(c, cell, metric, r->machine_id);
+	r->cv = stats_robust_cv(xb, nb, xc, nc);
+	r->mde = NAN;
 	return 0;
 }
 
@@ -343,6 +345,41 @@ out:
 	return ret ? EX_FAIL : 0;
 }
 
+/* Rows with a p-value: the family Benjamini-Hochberg adjusts over. */
+static size_t family(const struct cmp *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		n += !isnan(c->rows[i].mwu.p);
+	return n;
+}
+
+/*
+ * The level a lone change must reach among the family's rows: BH's q <=
+ * fdr with one true change needs p <= fdr / family, and the rule needs p
+ * <= alpha too.
+ */
+static double mde_alpha(const struct cmp *c)
+{
+	size_t m = family(c);
+	double a = m ? c->dp.fdr / (double)m : c->dp.fdr;
+
+	return a < c->dp.alpha ? a : c->dp.alpha;
+}
+
+/* Row r's minimum detectable effect: the statistical MDE, but never below the rule's bound. */
+static double row_mde(const struct cmp *c, const struct cmp_row *r)
+{
+	double bound = c->dp.threshold, m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
+
+	if (!isnan(r->floor) && r->floor > bound)
+		bound = r->floor;
+	if (isnan(m))
+		return NAN;
+	return m > bound ? m : bound;
+}
+
 int cmp_decide(struct cmp *c)
 {
 	double *p = malloc((c->nrows + 1) * sizeof(*p)), *q = malloc((c->nrows + 1) * sizeof(*q));
@@ -364,6 +401,7 @@ int cmp_decide(struct cmp *c)
 		struct cmp_row *r = &c->rows[i];
 
 		r->q = q[i];
+		r->mde = row_mde(c, r);
 		r->v = stats_decide(&c->dp, r->nb, r->nc, r->mwu.p, r->q, &r->ci, r->floor,
 				    r->higher_better, r->why, sizeof(r->why));
 		c->count[r->v]++;
@@ -374,15 +412,6 @@ int cmp_decide(struct cmp *c)
 	return reg;
 }
 
-/* Rows with a p-value: the family Benjamini-Hochberg adjusts over. */
-static size_t family(const struct cmp *c)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < c->nrows; i++)
-		n += !isnan(c->rows[i].mwu.p);
-	return n;
-}
 
 void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 {
@@ -405,6 +434,11 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_str(&j, "rng", "xoshiro256** stream 0");
 	json_dbl(&j, "threshold", c->dp.threshold);
 	json_str(&j, "bound", "max(threshold, noise floor)");
+	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound");
+	json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
+		 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
+	json_dbl(&j, "mde_power", STATS_MDE_POWER);
+	json_dbl(&j, "mde_alpha", mde_alpha(c));
 	json_u64(&j, "min_runs", c->dp.min_runs);
 	json_str(&j, "outliers", "flagged |x - median| > 14.826 MAD, kept");
 	json_bool(&j, "cross_machine", c->cross);
@@ -412,6 +446,8 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 		json_dbl(&j, "noise_floor", r->floor);
 		json_bool(&j, "higher_better", r->higher_better);
 		json_bool(&j, "exact", r->mwu.exact);
+		json_dbl(&j, "noise_cv", r->cv);
+		json_dbl(&j, "mde", r->mde);
 	}
 	json_obj_close(&j);
 }
@@ -420,9 +456,10 @@ int cmp_store_verdicts(struct cmp *c)
 {
 	static const char *sql =
 		"INSERT INTO verdict (created_at, baseline, candidate, cell, metric, machine_id,"
-		" n_base, n_cand, ratio, ci_lo, ci_hi, p_value, q_value, verdict, method, reason)"
+		" n_base, n_cand, ratio, ci_lo, ci_hi, p_value, q_value, verdict, method, reason,"
+		" noise_floor, mde)"
 		" VALUES (strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-		" ?, ?, ?)";
+		" ?, ?, ?, ?, ?)";
 	sqlite3_stmt *st = NULL;
 
 	if (store_exec(c->db_handle, "BEGIN IMMEDIATE"))
@@ -431,7 +468,7 @@ int cmp_store_verdicts(struct cmp *c)
 		goto fail;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
-		double d[5] = { r->ci.ratio, r->ci.lo, r->ci.hi, r->mwu.p, r->q };
+		double d[5] = { r->ci.ratio, r->ci.lo, r->ci.hi, r->mwu.p, r->q }, e[2] = { r->floor, r->mde };
 		char *method = NULL;
 		size_t len;
 		FILE *f = open_memstream(&method, &len);
@@ -460,6 +497,13 @@ int cmp_store_verdicts(struct cmp *c)
 		sqlite3_bind_text(st, 13, stats_verdict_name(r->v), -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 14, method, -1, free);
 		sqlite3_bind_text(st, 15, r->why, -1, SQLITE_STATIC);
+		for (int k = 0; k < 2; k++) {
+			/* an MDE of INFINITY (the sizes cannot reach alpha) is stored as NULL too */
+			if (isfinite(e[k]))
+				sqlite3_bind_double(st, 16 + k, e[k]);
+			else
+				sqlite3_bind_null(st, 16 + k);
+		}
 		if (sqlite3_step(st) != SQLITE_DONE)
 			goto fail;
 	}

@@ -225,8 +225,9 @@ static int tbar_poll(void *arg)
  * Task t's timed windows (pl->nwin of them, after one first touch): with
  * --min-window, calibration steps first (every task runs the same reps,
  * counters off, then all agree on the next reps from the longest time);
- * then each window starts together, is counted alone and is written to
- * pl->win. Sums over the windows go into the task's result. Returns 0,
+ * then each window starts together, runs the calibrated reps and, should
+ * it still be shorter than --min-window, more round sequences one at a
+ * time until it is not; it is counted alone and written to pl->win. Sums over the windows go into the task's result. Returns 0,
  * or -1 when the run was abandoned.
  */
 static int timed_windows(struct plan *pl, unsigned t, char *base, size_t off, struct wl_stream *s,
@@ -255,14 +256,21 @@ static int timed_windows(struct plan *pl, unsigned t, char *base, size_t off, st
 
 		if (barrier_wait(&ctl->tbar, tbar_poll, pl))
 			return -1;
+		uint64_t done_reps = reps;
+
 		t0 = now_ns();
 		perf_enable(ps);
 		sum += run_window(pl, base, off, s, idx, nidx, cap, reps);
+		/* the calibration can overshoot the speed: top up to the time, one sequence at a time */
+		while (c->min_window_ns && now_ns() - t0 < c->min_window_ns && done_reps < pl->reps_cap) {
+			sum += run_window(pl, base, off, s, idx, nidx, cap, 1);
+			done_reps++;
+		}
 		perf_disable(ps);
 		t1 = now_ns();
 		perf_read(ps, wr->ev);
 		perf_check_dead(pl->specs, wr->ev, pl->nspec);
-		wr->accesses = reps * c->rounds * pl->ws_pages;
+		wr->accesses = done_reps * c->rounds * pl->ws_pages;
 		wr->window_ns = t1 - t0;
 	}
 	if (t == 0)
