@@ -1,0 +1,142 @@
+#!/bin/sh
+# t0630: the nightly guard against REAL slowdowns on this machine, with the
+# cells and run options of configs/nightly (5 runs per cell and night
+# instead of 8, to keep this file to a few minutes):
+#   - A/A: the same binary on three occasions (two nightly sweeps, the A
+#     arms of the two A/B sweeps): no regression;
+#   - a build of this tree at -O0 against the -O2 one (sweep --ab): every
+#     cell's accesses-per-s is a regression and scripts/nightly exits 1;
+#   - about 10 % slower touch loop (the test knob SGABENCH_TEST_WORK,
+#     calibrated here to 10 %) in the 4 KiB cells: caught.
+# Slow (several minutes): it runs real sweeps. SGABENCH_SKIP_SLOW=1 skips it.
+# shellcheck source=scripts/t/tap.sh
+. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+
+if [ "${SGABENCH_SKIP_SLOW:-0}" = 1 ]; then
+	skip "nightly-detect" "SGABENCH_SKIP_SLOW=1"
+	done_testing
+	exit
+fi
+for tool in hyperfine sqlite3 flock make cc; do
+	command -v "$tool" >/dev/null 2>&1 || { skip "nightly-detect" "'$tool' not installed"; done_testing; exit; }
+done
+if ! need_hugepages 512; then
+	skip "nightly-detect" "needs 512 free 2 MiB hugepages (root)"
+	done_testing
+	exit
+fi
+t_start=$(date +%s)
+O2=$top/bench/sgabench
+
+# The -O0 build of the same tree, in a copy (the tree's own build stays -O2).
+mkdir -p "$TMPD/src"
+(cd "$top" && cp -R Makefile bench workloads kernel "$TMPD/src/") 2>/dev/null
+rm -rf "$TMPD/src/build" "$TMPD/src/bench/sgabench"
+rc=0
+nice make -C "$TMPD/src" -j2 CFLAGS='-O0 -g' VERSION=t0630-O0 bench/sgabench >"$TMPD/build.log" 2>&1 || rc=$?
+is "a -O0 build of this tree" "$rc" 0
+O0=$TMPD/src/bench/sgabench
+
+# The config: configs/nightly with 5 runs per cell (5 + 5 is the least
+# Mann-Whitney U can call significant at alpha 0.01).
+{
+	cat "$top/scripts/configs/nightly"
+	printf 'SWEEP_PASSES=5\nSWEEP_RUNS=1\n'
+} >"$TMPD/nightly"
+config_load "$TMPD/nightly"
+metrics="" higher=""
+for m in $SWEEP_METRICS; do
+	metrics="$metrics${metrics:+,}${m%:*}"
+	[ "${m#*:}" = higher ] && higher="$higher${higher:+,}${m%:*}"
+done
+db=$TMPD/n.db
+
+# verdicts CANDIDATE_LABEL METRIC VERDICT: how many stored rows match.
+verdicts() {
+	sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate = 'label:$1' AND metric = '$2' AND verdict = '$3'"
+}
+
+# aa BASE_LABEL CAND_LABEL: an A/A comparison of the nightly metrics; its exit status in $rc.
+aa() {
+	rc=0
+	"$O2" compare --db "$db" --baseline "label:$1" --candidate "label:$2" --metric "$metrics" \
+		--higher-better "$higher" --store-verdicts >"$TMPD/aa.$2" 2>&1 || rc=$?
+	sed -n 's/^summary: /# A\/A '"$2"': /p' "$TMPD/aa.$2"
+}
+
+# Night 1 and 2: the same -O2 binary.
+for night in 20990101 20990102; do
+	rc=0
+	"$top/scripts/nightly" --db "$db" --label "nightly-$night" --seed "$night" "$TMPD/nightly" \
+		>"$TMPD/night.$night" 2>&1 || rc=$?
+	is "A/A night $night: scripts/nightly exits 0" "$rc" 0
+	sed -n 's/^summary: /# night '"$night"': /p' "$TMPD/night.$night"
+done
+
+# -O2 (A) against -O0 (B), interleaved ABBA.
+rc=0
+"$top/scripts/sweep" -q --db "$db" --label nightly-20990103 --seed 3 --ab "$O2" "$O0" "$TMPD/nightly" \
+	>"$TMPD/ab.O0" 2>&1 || rc=$?
+is "sweep --ab -O2 -O0" "$rc" 0
+aa nightly-20990102 nightly-20990103-A
+is "A/A: the -O2 arm against night 2: exit 0" "$rc" 0
+rc=0
+"$top/scripts/nightly" --db "$db" --no-sweep --label nightly-20990103-B --baseline label:nightly-20990103-A \
+	"$TMPD/nightly" >"$TMPD/night.O0" 2>&1 || rc=$?
+is "-O0 against -O2: scripts/nightly exits 1" "$rc" 1
+sed -n 's/^summary: /# -O0: /p' "$TMPD/night.O0"
+grep 'accesses-per-s' "$TMPD/night.O0" | sed 's/^/#   /'
+is "-O0: every cell's accesses-per-s is a regression" \
+	"$(verdicts nightly-20990103-B accesses-per-s regression)" 6
+
+# The knob: calibrate SGABENCH_TEST_WORK to a 10 % slower loop in the
+# 4 KiB, 1-task cell (median of 3 runs at 0 and at 32, interleaved).
+# shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
+probe() {
+	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json |
+		sed -n 's/^ *"accesses-per-s": \([0-9.e+]*\),*$/\1/p'
+}
+: >"$TMPD/w0"
+: >"$TMPD/w32"
+for _ in 1 2 3; do
+	probe 0 >>"$TMPD/w0"
+	probe 32 >>"$TMPD/w32"
+done
+a0=$(sort -g "$TMPD/w0" | sed -n 2p)
+a32=$(sort -g "$TMPD/w32" | sed -n 2p)
+work=$(awk -v a="$a0" -v b="$a32" 'BEGIN { x = a / b - 1; w = (x > 0) ? 32 * (1 / 0.9 - 1) / x : 32;
+	w = int(w + 0.5); if (w < 1) w = 1; if (w > 1000) w = 1000; print w }')
+echo "# knob: 4k 1 task: $a0 accesses/s plain, $a32 with 32 units of work per access: 10 % = $work units"
+cat >"$TMPD/slow" <<EOF2
+#!/bin/sh
+SGABENCH_TEST_WORK=$work exec "$O2" "\$@"
+EOF2
+chmod +x "$TMPD/slow"
+{
+	cat "$TMPD/nightly"
+	printf 'SWEEP_LAYOUT=4k\nSWEEP_PASSES=6\n'
+} >"$TMPD/nightly-4k"
+rc=0
+"$top/scripts/sweep" -q --db "$db" --label nightly-20990104 --seed 4 --ab "$O2" "$TMPD/slow" "$TMPD/nightly-4k" \
+	>"$TMPD/ab.knob" 2>&1 || rc=$?
+is "sweep --ab -O2 against the 10 % knob (4 KiB cells)" "$rc" 0
+aa nightly-20990102 nightly-20990104-A
+is "A/A: the knob sweep's plain arm against night 2: exit 0" "$rc" 0
+rc=0
+"$O2" compare --db "$db" --baseline label:nightly-20990104-A --candidate label:nightly-20990104-B \
+	--metric accesses-per-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
+sed 's/^/#   /' "$TMPD/knob"
+is "the 10 % knob: compare exits 1" "$rc" 1
+is "the 10 % knob: both 4 KiB cells' accesses-per-s are regressions" \
+	"$(verdicts nightly-20990104-B accesses-per-s regression)" 2
+
+false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('regression', 'improvement')
+	AND candidate IN ('label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A')")
+aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict
+	WHERE candidate IN ('label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A')")
+is "A/A: no regression or improvement in any A/A row" "$false_alarms" 0
+echo "# A/A: $false_alarms alarms in $aa_rows rows; -O0: $(verdicts nightly-20990103-B accesses-per-s regression) of 6 cells;" \
+	"knob: $(verdicts nightly-20990104-B accesses-per-s regression) of 2 cells; $(($(date +%s) - t_start)) s"
+done_testing
