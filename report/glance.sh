@@ -10,7 +10,7 @@
 
 # pct_sql EXPR: EXPR (a fraction) as "12.3 %", '-' when NULL.
 pct_sql() {
-	printf "COALESCE(printf('%%.3g %%%%', 100 * (%s)), '-')" "$1"
+	printf "CASE WHEN (%s) IS NULL THEN '-' ELSE printf('%%.3g %%%%', 100 * (%s)) END" "$1" "$1"
 }
 
 write_glance() {
@@ -27,7 +27,8 @@ write_glance() {
 	IFS='	' read -r gb gc gt <"$d/glance-key.tsv"
 	printf '%s\n' "baseline $gb, candidate $gc, compared $gt" >"$d/glance-title.txt"
 	q "SELECT $(cl v.cell), $(cl v.metric), $(cl v.verdict),
-		COALESCE(printf('%.3f', v.ratio), '-') || COALESCE(printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi), ''),
+		CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||
+		CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END,
 		$(pct_sql "$floor"), CASE WHEN $mde IS NULL AND v.n_base > 0 THEN 'none' ELSE $(pct_sql "$mde") END,
 		v.n_base || ' / ' || v.n_cand
 		FROM verdict v WHERE v.baseline = $(sql_quote "$gb") AND v.candidate = $(sql_quote "$gc")
