@@ -46,8 +46,10 @@ void window_task_total(const struct window_result *win, unsigned nwin, unsigned 
  * Set r's run metrics from its windows: window-s is the median over
  * windows of the longest task's window, accesses-per-s the median over
  * windows of (accesses of all tasks / the longest window), and
- * window-s-spread / accesses-per-s-spread their (max - min) / median.
- * Also windows (the count). Needs r->nwindows >= 1.
+ * window-s-spread / accesses-per-s-spread their (max - min) / median;
+ * accesses-per-cpu-s the median over windows of (accesses of all tasks /
+ * their task-clock), when task-clock was counted in every task and window:
+ * a rate that time spent descheduled does not dilute. Also windows. Needs r->nwindows >= 1.
  */
 void window_metrics(struct run_result *r);
 

@@ -1,13 +1,16 @@
 #!/bin/sh
-# t0630: the nightly guard against REAL slowdowns on this machine, with the
-# cells and run options of configs/nightly (5 runs per cell and night
-# instead of 8, to keep this file to a few minutes):
+# t0630: the nightly guard against REAL slowdowns on this machine, with
+# configs/nightly itself (8 runs per cell and night):
 #   - A/A: the same binary on three occasions (two nightly sweeps, the A
 #     arms of the two A/B sweeps): no regression;
 #   - a build of this tree at -O0 against the -O2 one (sweep --ab): every
-#     cell's accesses-per-s is a regression and scripts/nightly exits 1;
+#     cell's accesses-per-cpu-s is a regression and scripts/nightly exits 1;
 #   - about 10 % slower touch loop (the test knob SGABENCH_TEST_WORK,
 #     calibrated here to 10 %) in the 4 KiB cells: caught.
+# The speed metric asserted is accesses-per-cpu-s (accesses / task-clock):
+# on a shared, loaded VM the wall-clock accesses-per-s mostly measures the
+# share of CPU the tasks got (its A/A floor came out at 20-100 % here),
+# so its verdicts are printed, not asserted.
 # Slow (several minutes): it runs real sweeps. SGABENCH_SKIP_SLOW=1 skips it.
 # shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -39,12 +42,7 @@ nice make -C "$TMPD/src" -j2 CFLAGS='-O0 -g' VERSION=t0630-O0 bench/sgabench >"$
 is "a -O0 build of this tree" "$rc" 0
 O0=$TMPD/src/bench/sgabench
 
-# The config: configs/nightly with 5 runs per cell (5 + 5 is the least
-# Mann-Whitney U can call significant at alpha 0.01).
-{
-	cat "$top/scripts/configs/nightly"
-	printf 'SWEEP_PASSES=5\nSWEEP_RUNS=1\n'
-} >"$TMPD/nightly"
+cp "$top/scripts/configs/nightly" "$TMPD/nightly"
 config_load "$TMPD/nightly"
 metrics="" higher=""
 for m in $SWEEP_METRICS; do
@@ -88,27 +86,28 @@ rc=0
 is "-O0 against -O2: scripts/nightly exits 1" "$rc" 1
 sed -n 's/^summary: /# -O0: /p' "$TMPD/night.O0"
 grep 'accesses-per-s' "$TMPD/night.O0" | sed 's/^/#   /'
-is "-O0: every cell's accesses-per-s is a regression" \
-	"$(verdicts nightly-20990103-B accesses-per-s regression)" 6
+grep 'accesses-per-cpu-s' "$TMPD/night.O0" | sed 's/^/#   /'
+is "-O0: every cell's accesses-per-cpu-s is a regression" \
+	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression)" 6
 
 # The knob: calibrate SGABENCH_TEST_WORK to a 10 % slower loop in the
-# 4 KiB, 1-task cell (median of 3 runs at 0 and at 32, interleaved).
+# 4 KiB, 1-task cell (median of 3 runs at 0 and at 16, interleaved).
 # shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
 probe() {
 	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json |
-		sed -n 's/^ *"accesses-per-s": \([0-9.e+]*\),*$/\1/p'
+		sed -n 's/^ *"accesses-per-cpu-s": \([0-9.e+]*\),*$/\1/p'
 }
 : >"$TMPD/w0"
-: >"$TMPD/w32"
+: >"$TMPD/w16"
 for _ in 1 2 3; do
 	probe 0 >>"$TMPD/w0"
-	probe 32 >>"$TMPD/w32"
+	probe 16 >>"$TMPD/w16"
 done
 a0=$(sort -g "$TMPD/w0" | sed -n 2p)
-a32=$(sort -g "$TMPD/w32" | sed -n 2p)
-work=$(awk -v a="$a0" -v b="$a32" 'BEGIN { x = a / b - 1; w = (x > 0) ? 32 * (1 / 0.9 - 1) / x : 32;
+a16=$(sort -g "$TMPD/w16" | sed -n 2p)
+work=$(awk -v a="$a0" -v b="$a16" 'BEGIN { x = a / b - 1; w = (x > 0) ? 16 * (1 / 0.9 - 1) / x : 16;
 	w = int(w + 0.5); if (w < 1) w = 1; if (w > 1000) w = 1000; print w }')
-echo "# knob: 4k 1 task: $a0 accesses/s plain, $a32 with 32 units of work per access: 10 % = $work units"
+echo "# knob: 4k 1 task: $a0 accesses/cpu-s plain, $a16 at 16 units (one multiply-add per access): 10 % = $work units"
 cat >"$TMPD/slow" <<EOF2
 #!/bin/sh
 SGABENCH_TEST_WORK=$work exec "$O2" "\$@"
@@ -116,7 +115,7 @@ EOF2
 chmod +x "$TMPD/slow"
 {
 	cat "$TMPD/nightly"
-	printf 'SWEEP_LAYOUT=4k\nSWEEP_PASSES=6\n'
+	printf 'SWEEP_LAYOUT=4k\n'
 } >"$TMPD/nightly-4k"
 rc=0
 "$top/scripts/sweep" -q --db "$db" --label nightly-20990104 --seed 4 --ab "$O2" "$TMPD/slow" "$TMPD/nightly-4k" \
@@ -126,17 +125,23 @@ aa nightly-20990102 nightly-20990104-A
 is "A/A: the knob sweep's plain arm against night 2: exit 0" "$rc" 0
 rc=0
 "$O2" compare --db "$db" --baseline label:nightly-20990104-A --candidate label:nightly-20990104-B \
-	--metric accesses-per-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
+	--metric accesses-per-s,accesses-per-cpu-s --higher-better accesses-per-cpu-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
 sed 's/^/#   /' "$TMPD/knob"
 is "the 10 % knob: compare exits 1" "$rc" 1
-is "the 10 % knob: both 4 KiB cells' accesses-per-s are regressions" \
-	"$(verdicts nightly-20990104-B accesses-per-s regression)" 2
+is "the 10 % knob: both 4 KiB cells' accesses-per-cpu-s are regressions" \
+	"$(verdicts nightly-20990104-B accesses-per-cpu-s regression)" 2
+ratio=$(sqlite3 "$db" "SELECT group_concat(printf('%.3f', ratio), ' ') FROM verdict
+	WHERE candidate = 'label:nightly-20990104-B' AND metric = 'accesses-per-cpu-s'")
+echo "# the knob's measured accesses-per-cpu-s ratios (tasks 1, 4): $ratio"
 
 false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('regression', 'improvement')
 	AND candidate IN ('label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A')")
 aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict
 	WHERE candidate IN ('label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A')")
 is "A/A: no regression or improvement in any A/A row" "$false_alarms" 0
-echo "# A/A: $false_alarms alarms in $aa_rows rows; -O0: $(verdicts nightly-20990103-B accesses-per-s regression) of 6 cells;" \
-	"knob: $(verdicts nightly-20990104-B accesses-per-s regression) of 2 cells; $(($(date +%s) - t_start)) s"
+echo "# A/A: $false_alarms alarms in $aa_rows rows; -O0: accesses-per-cpu-s caught in" \
+	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression) of 6 cells (accesses-per-s in" \
+	"$(verdicts nightly-20990103-B accesses-per-s regression)); knob: accesses-per-cpu-s in" \
+	"$(verdicts nightly-20990104-B accesses-per-cpu-s regression) of 2 cells (accesses-per-s in" \
+	"$(verdicts nightly-20990104-B accesses-per-s regression)); $(($(date +%s) - t_start)) s"
 done_testing
