@@ -91,23 +91,24 @@ is "-O0: every cell's accesses-per-cpu-s is a regression" \
 	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression)" 6
 
 # The knob: calibrate SGABENCH_TEST_WORK to a 10 % slower loop in the
-# 4 KiB, 1-task cell (median of 3 runs at 0 and at 16, interleaved).
+# 4 KiB, 1-task cell (median of 5 runs at 0 and at 48, interleaved;
+# the work is close to linear in N).
 # shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
 probe() {
 	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json |
 		sed -n 's/^ *"accesses-per-cpu-s": \([0-9.e+]*\),*$/\1/p'
 }
 : >"$TMPD/w0"
-: >"$TMPD/w16"
-for _ in 1 2 3; do
+: >"$TMPD/w48"
+for _ in 1 2 3 4 5; do
 	probe 0 >>"$TMPD/w0"
-	probe 16 >>"$TMPD/w16"
+	probe 48 >>"$TMPD/w48"
 done
-a0=$(sort -g "$TMPD/w0" | sed -n 2p)
-a16=$(sort -g "$TMPD/w16" | sed -n 2p)
-work=$(awk -v a="$a0" -v b="$a16" 'BEGIN { x = a / b - 1; w = (x > 0) ? 16 * (1 / 0.9 - 1) / x : 16;
+a0=$(sort -g "$TMPD/w0" | sed -n 3p)
+a48=$(sort -g "$TMPD/w48" | sed -n 3p)
+work=$(awk -v a="$a0" -v b="$a48" 'BEGIN { x = a / b - 1; w = (x > 0) ? 48 * (1 / 0.9 - 1) / x : 16;
 	w = int(w + 0.5); if (w < 1) w = 1; if (w > 1000) w = 1000; print w }')
-echo "# knob: 4k 1 task: $a0 accesses/cpu-s plain, $a16 at 16 units (one multiply-add per access): 10 % = $work units"
+echo "# knob: 4k 1 task: $a0 accesses/cpu-s plain, $a48 at 48 units (3 multiply-adds per access): 10 % = $work units"
 cat >"$TMPD/slow" <<EOF2
 #!/bin/sh
 SGABENCH_TEST_WORK=$work exec "$O2" "\$@"
@@ -139,6 +140,12 @@ false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('re
 aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict
 	WHERE candidate IN ('label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A')")
 is "A/A: no regression or improvement in any A/A row" "$false_alarms" 0
+sqlite3 "$db" "SELECT candidate, cell, metric, verdict, printf('%.4f', ratio), printf('%.3g', p_value), printf('%.3g', noise_floor)
+	FROM verdict WHERE verdict IN ('regression', 'improvement') AND candidate IN ('label:nightly-20990102',
+	'label:nightly-20990103-A', 'label:nightly-20990104-A')" | sed 's/^/#   A\/A alarm: /'
+sqlite3 "$db" "SELECT metric, printf('%.1f', 100 * MIN(floor)), printf('%.1f', 100 * MAX(floor)), MAX(samples) FROM noise
+	WHERE metric IN ('accesses-per-s', 'accesses-per-cpu-s') GROUP BY metric" |
+	sed 's/^/# floors (min %, max %, samples): /'
 echo "# A/A: $false_alarms alarms in $aa_rows rows; -O0: accesses-per-cpu-s caught in" \
 	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression) of 6 cells (accesses-per-s in" \
 	"$(verdicts nightly-20990103-B accesses-per-s regression)); knob: accesses-per-cpu-s in" \
