@@ -38,7 +38,7 @@ is "4 windows x 2 tasks x 2 events of counters" "$(q "SELECT COUNT(*) FROM windo
 is "each window did the asked 3 rounds of 4096 pages" \
 	"$(q "SELECT COUNT(*) FROM run_window WHERE run_id = $id AND accesses != 3 * 4096")" 0
 is "no page fault in any window: first touch happened once, before them" \
-	"$(q "SELECT SUM(value) FROM window_value WHERE run_id = $id AND event = 'page-faults'")" 0
+	"$(q "SELECT CAST(SUM(value) AS INTEGER) FROM window_value WHERE run_id = $id AND event = 'page-faults'")" 0
 is "first-touch-faults: one per page per task, as without windows" "$(json '$.metrics."first-touch-faults"')" 8192
 is "the task's task-clock is the sum over its windows" \
 	"$(q "SELECT COUNT(*) FROM (SELECT task, SUM(value) AS s FROM window_value WHERE run_id = $id
