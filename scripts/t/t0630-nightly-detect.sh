@@ -2,7 +2,8 @@
 # t0630: the nightly guard against REAL slowdowns on this machine, with
 # configs/nightly itself (8 runs per cell and night):
 #   - A/A: the same binary on three occasions (two nightly sweeps, the A
-#     arms of the two A/B sweeps): no regression;
+#     arms of the two A/B sweeps): no regression (improvements, also false
+#     alarms, are counted and printed);
 #   - a build of this tree at -O0 against the -O2 one (sweep --ab): a
 #     regression in accesses-per-cpu-s in every cell whose minimum
 #     detectable effect (x 1.5) is below the slowdown measured, and then
@@ -175,18 +176,21 @@ ratio=$(sqlite3 "$db" "SELECT group_concat(printf('%.3f', ratio), ' ') FROM verd
 	WHERE candidate = 'label:nightly-20990104-B' AND metric = 'accesses-per-cpu-s'")
 echo "# the knob's measured accesses-per-cpu-s ratios (tasks 1, 4): $ratio"
 
+aa_in="'label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A'"
 false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('regression', 'improvement')
-	AND candidate IN ('label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A')")
-aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict
-	WHERE candidate IN ('label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A')")
-is "A/A: no regression or improvement in any A/A row" "$false_alarms" 0
+	AND candidate IN ($aa_in)")
+aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate IN ($aa_in)")
+# The issue's contract: A/A gives no regression. An 'improvement' is a
+# false alarm too, but not a failed night: it is counted and printed.
+is "A/A: no regression in any A/A row" \
+	"$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict = 'regression' AND candidate IN ($aa_in)")" 0
 sqlite3 "$db" "SELECT candidate, cell, metric, verdict, printf('%.4f', ratio), printf('%.3g', p_value), printf('%.3g', noise_floor)
 	FROM verdict WHERE verdict IN ('regression', 'improvement') AND candidate IN ('label:nightly-20990102',
 	'label:nightly-20990103-A', 'label:nightly-20990104-A')" | sed 's/^/#   A\/A alarm: /'
 sqlite3 "$db" "SELECT metric, printf('%.1f', 100 * MIN(floor)), printf('%.1f', 100 * MAX(floor)), MAX(samples) FROM noise
 	WHERE metric IN ('accesses-per-s', 'accesses-per-cpu-s') GROUP BY metric" |
 	sed 's/^/# floors (min %, max %, samples): /'
-echo "# A/A: $false_alarms alarms in $aa_rows rows; -O0: accesses-per-cpu-s caught in" \
+echo "# A/A: $false_alarms alarms (regression or improvement) in $aa_rows rows; -O0: accesses-per-cpu-s caught in" \
 	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression) of 6 cells (accesses-per-s in" \
 	"$(verdicts nightly-20990103-B accesses-per-s regression)); knob: accesses-per-cpu-s in" \
 	"$(verdicts nightly-20990104-B accesses-per-cpu-s regression) of 2 cells (accesses-per-s in" \
