@@ -190,12 +190,13 @@ config_load() {
 	SWEEP_HUGEPAGES=0
 	SWEEP_NOISE=1
 	SWEEP_NOISE_RESAMPLES=200
+	SWEEP_NOISE_SWEEPS=1
 	SWEEP_BASELINE="last-7-nights"
 	SWEEP_COMPARE_ARGS=""
 	# shellcheck disable=SC1090 # the config is checked above
 	. "$cfg_file"
 	for v in "$SWEEP_PASSES" "$SWEEP_RUNS" "$SWEEP_WARMUP" "$SWEEP_RUN_SEED" \
-		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
+		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" "$SWEEP_NOISE_SWEEPS" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
 		case "$v" in
 		'' | *[!0-9]*)
 			error "config '$cfg_file': '$v' is not a whole number"

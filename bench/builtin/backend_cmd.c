@@ -107,6 +107,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	ret = be->prepare(blk, &si, &plan, err, sizeof(err));
 	if (ret) {
 		if (ret == BACKEND_DONE) {
+			plan = NULL;
 			ret = EX_OK;
 			goto out;
 		}
@@ -161,6 +162,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 out:
 	if (plan)
 		be->release(plan);
+	free(r.win);
 	free(r.task);
 	store_close(db);
 	free(blk);

@@ -27,6 +27,7 @@
 struct stats_cfg {
 	uint64_t seed;
 	uint64_t resamples;
+	int pooled;
 };
 
 #define F(x) offsetof(struct stats_cfg, x)
@@ -37,13 +38,16 @@ static const struct opt stats_opts[] = {
 	{ .name = "resamples", .type = OPT_UINT, .off = F(resamples), .min = 1, .max = 1000000,
 	  .metavar = "N", .def = "200",
 	  .help = "noise: random splits per key" },
+	{ .name = "pooled", .type = OPT_FLAG, .off = F(pooled),
+	  .help = "noise: lines are KEY...<TAB>SWEEP<TAB>VALUE, pooled over sweeps; the floor is at least the drift between sweeps" },
 	{ NULL },
 };
 
-/* One key's values. */
+/* One key's values (and, with --pooled, the sweep of each, as a small number). */
 struct group {
 	char *key;
 	double *v;
+	unsigned *sweep;
 	size_t n, cap;
 };
 
@@ -51,7 +55,25 @@ struct groups {
 	struct group *g;
 	size_t n, cap;
 	size_t last;	/* the group of the previous line: input is often sorted */
+	char **sweeps;	/* --pooled: the sweep names seen, numbered by position */
+	size_t nsweeps;
 };
+
+/* The number of sweep name in gs (added when new); -1 on ENOMEM. */
+static long sweep_of(struct groups *gs, const char *name)
+{
+	char **s;
+
+	for (size_t i = 0; i < gs->nsweeps; i++)
+		if (!strcmp(gs->sweeps[i], name))
+			return (long)i;
+	s = realloc(gs->sweeps, (gs->nsweeps + 1) * sizeof(*s));
+	if (!s)
+		return -1;
+	gs->sweeps = s;
+	s[gs->nsweeps] = strdup(name);
+	return s[gs->nsweeps] ? (long)gs->nsweeps++ : -1;
+}
 
 /* The group of key, created at the end when new; NULL on ENOMEM. */
 static struct group *group_of(struct groups *gs, const char *key)
@@ -79,17 +101,24 @@ static struct group *group_of(struct groups *gs, const char *key)
 	return &gs->g[gs->n++];
 }
 
-static int group_add(struct group *g, double v)
+/* Append value v of sweep number sweep to g. Returns 0 or -ENOMEM. */
+static int group_add(struct group *g, double v, unsigned sweep)
 {
 	if (g->n == g->cap) {
 		size_t cap = g->cap ? 2 * g->cap : 16;
 		double *nv = realloc(g->v, cap * sizeof(*nv));
+		unsigned *ns;
 
 		if (!nv)
 			return -ENOMEM;
 		g->v = nv;
+		ns = realloc(g->sweep, cap * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		g->sweep = ns;
 		g->cap = cap;
 	}
+	g->sweep[g->n] = sweep;
 	g->v[g->n++] = v;
 	return 0;
 }
@@ -99,16 +128,22 @@ static void groups_free(struct groups *gs)
 	for (size_t i = 0; i < gs->n; i++) {
 		free(gs->g[i].key);
 		free(gs->g[i].v);
+		free(gs->g[i].sweep);
 	}
 	free(gs->g);
+	for (size_t i = 0; i < gs->nsweeps; i++)
+		free(gs->sweeps[i]);
+	free(gs->sweeps);
 }
 
 /*
  * Read "KEY...<TAB>VALUE" lines from f into gs: the key is everything before
- * the last tab. A line without a tab or whose value is not a number is an
- * error (-EINVAL, with the line number in *lineno); -ENOMEM.
+ * the last tab. With pooled, the field before the value is the sample's
+ * sweep and not part of the key. A line without its tabs or whose value is
+ * not a number is an error (-EINVAL, with the line number in *lineno);
+ * -ENOMEM.
  */
-static int read_groups(FILE *f, struct groups *gs, size_t *lineno)
+static int read_groups(FILE *f, struct groups *gs, int pooled, size_t *lineno)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -119,6 +154,7 @@ static int read_groups(FILE *f, struct groups *gs, size_t *lineno)
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *tab, *end;
 		struct group *g;
+		long sweep;
 		double v;
 
 		++*lineno;
@@ -138,8 +174,23 @@ static int read_groups(FILE *f, struct groups *gs, size_t *lineno)
 			ret = -EINVAL;
 			break;
 		}
+		sweep = 0;
+		if (pooled) {
+			char *st = strrchr(line, '\t');
+
+			if (!st) {
+				ret = -EINVAL;
+				break;
+			}
+			*st = '\0';
+			sweep = sweep_of(gs, st + 1);
+			if (sweep < 0) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
 		g = group_of(gs, line);
-		if (!g || group_add(g, v)) {
+		if (!g || group_add(g, v, (unsigned)sweep)) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -183,12 +234,16 @@ static int stats_noise_cmd(struct groups *gs, const struct stats_cfg *c)
 	noise_rng_seed(&r, c->seed);
 	for (size_t i = 0; i < gs->n; i++) {
 		struct group *g = &gs->g[i];
-		double fl;
+		double fl, drift = 0;
 		int ret;
 
 		if (g->n < STATS_NOISE_MIN_SAMPLES)
 			continue;
 		ret = stats_noise_floor(g->v, g->n, (unsigned)c->resamples, &r, &fl);
+		if (!ret && c->pooled)
+			ret = stats_noise_drift(g->v, g->sweep, g->n, &drift);
+		if (drift > fl)
+			fl = drift;
 		if (ret) {
 			error("noise floor of '%s': %s", g->key, strerror(-ret));
 			return EX_FAIL;
@@ -216,7 +271,7 @@ int cmd_stats(int argc, char **argv)
 		hint("printf 'a\\t1\\na\\t3\\n' | sgabench stats median");
 		return EX_USAGE;
 	}
-	ret = read_groups(stdin, &gs, &lineno);
+	ret = read_groups(stdin, &gs, c.pooled, &lineno);
 	if (ret == -EINVAL) {
 		error("stats %s: line %zu of the input is not KEY<TAB>NUMBER", pos[0], lineno);
 		ret = EX_USAGE;

@@ -215,6 +215,8 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 			return -ENOMEM;
 	}
 	r->floor = noise_floor(c, cell, metric, r->machine_id);
+	r->cv = stats_robust_cv(xb, nb, xc, nc);
+	r->mde = NAN;
 	return 0;
 }
 
@@ -331,6 +333,41 @@ out:
 	return ret ? EX_FAIL : 0;
 }
 
+/* Rows with a p-value: the family Benjamini-Hochberg adjusts over. */
+static size_t family(const struct cmp *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		n += !isnan(c->rows[i].mwu.p);
+	return n;
+}
+
+/*
+ * The level a lone change must reach among the family's rows: BH's q <=
+ * fdr with one true change needs p <= fdr / family, and the rule needs p
+ * <= alpha too.
+ */
+static double mde_alpha(const struct cmp *c)
+{
+	size_t m = family(c);
+	double a = m ? c->dp.fdr / (double)m : c->dp.fdr;
+
+	return a < c->dp.alpha ? a : c->dp.alpha;
+}
+
+/* Row r's minimum detectable effect: the statistical MDE, but never below the rule's bound. */
+static double row_mde(const struct cmp *c, const struct cmp_row *r)
+{
+	double bound = c->dp.threshold, m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
+
+	if (!isnan(r->floor) && r->floor > bound)
+		bound = r->floor;
+	if (isnan(m))
+		return NAN;
+	return m > bound ? m : bound;
+}
+
 int cmp_decide(struct cmp *c)
 {
 	double *p = malloc((c->nrows + 1) * sizeof(*p)), *q = malloc((c->nrows + 1) * sizeof(*q));
@@ -352,6 +389,7 @@ int cmp_decide(struct cmp *c)
 		struct cmp_row *r = &c->rows[i];
 
 		r->q = q[i];
+		r->mde = row_mde(c, r);
 		r->v = stats_decide(&c->dp, r->nb, r->nc, r->mwu.p, r->q, &r->ci, r->floor,
 				    r->higher_better, r->why, sizeof(r->why));
 		c->count[r->v]++;
@@ -362,15 +400,6 @@ int cmp_decide(struct cmp *c)
 	return reg;
 }
 
-/* Rows with a p-value: the family Benjamini-Hochberg adjusts over. */
-static size_t family(const struct cmp *c)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < c->nrows; i++)
-		n += !isnan(c->rows[i].mwu.p);
-	return n;
-}
 
 void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 {
@@ -393,6 +422,11 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_str(&j, "rng", "xoshiro256** stream 0");
 	json_dbl(&j, "threshold", c->dp.threshold);
 	json_str(&j, "bound", "max(threshold, noise floor)");
+	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound");
+	json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
+		 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
+	json_dbl(&j, "mde_power", STATS_MDE_POWER);
+	json_dbl(&j, "mde_alpha", mde_alpha(c));
 	json_u64(&j, "min_runs", c->dp.min_runs);
 	json_str(&j, "outliers", "flagged |x - median| > 14.826 MAD, kept");
 	json_bool(&j, "cross_machine", c->cross);
@@ -400,6 +434,8 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 		json_dbl(&j, "noise_floor", r->floor);
 		json_bool(&j, "higher_better", r->higher_better);
 		json_bool(&j, "exact", r->mwu.exact);
+		json_dbl(&j, "noise_cv", r->cv);
+		json_dbl(&j, "mde", r->mde);
 	}
 	json_obj_close(&j);
 }
@@ -428,6 +464,7 @@ int cmp_store_verdicts(struct cmp *c)
 			.ratio = r->ci.ratio, .ci_lo = r->ci.lo, .ci_hi = r->ci.hi,
 			.p_value = r->mwu.p, .q_value = r->q,
 			.verdict = stats_verdict_name(r->v), .method = method[i], .reason = r->why,
+			.noise_floor = r->floor, .mde = r->mde,
 		};
 	}
 	if (!ret)

@@ -28,6 +28,8 @@ struct cmp_row {
 	struct mwu mwu;
 	double q;		/* Benjamini-Hochberg */
 	double floor;		/* A/A noise floor from the noise table, NAN if none */
+	double cv;		/* robust relative noise of the runs (stats_robust_cv) */
+	double mde;		/* minimum detectable effect: max(bound, stats_mde), INFINITY if none */
 	enum verdict v;
 	char why[96];
 };

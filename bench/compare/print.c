@@ -90,9 +90,21 @@ static void fmt_ci(const struct cmp_row *r, char *buf, size_t len)
 		snprintf(buf, len, "[%.4f, %.4f]", r->ci.lo, r->ci.hi);
 }
 
+/* A relative value as a percentage ("12.3%"), "-" when unknown, "none" when infinite. */
+static const char *fmt_pct(double x, char *buf, size_t len)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (isinf(x))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%.3g%%", x * 100);
+	return buf;
+}
+
 void cmp_print_human(const struct cmp *c, FILE *f)
 {
-	char cell[512], fp[16], ci[48];
+	char cell[512], fp[16], ci[48], fl[16], md[16];
 	int cw = 4, many = machines(c) > 1 && !c->cross;
 
 	fprintf(f, "baseline  %s = %s (%zu runs)\ncandidate %s = %s (%zu runs)\n", c->baseline,
@@ -108,9 +120,9 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		if ((int)strlen(cell) > cw)
 			cw = (int)strlen(cell);
 	}
-	fprintf(f, "%-*s %s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s  %s\n", cw, "cell",
+	fprintf(f, "%-*s %s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
 		many ? "machine      " : "", "metric", "n_b", "n_c", "median base", "median cand",
-		"ratio", "95% CI", "p", "q", "verdict");
+		"ratio", "95% CI", "p", "q", "floor", "MDE", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
@@ -119,13 +131,16 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		fprintf(f, "%-*s ", cw, cell);
 		if (many)
 			fprintf(f, "%-12s ", machine_fp(c, r->machine_id, fp, sizeof(fp)));
-		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g  %s%s\n", r->metric,
-			r->nb, r->nc, r->medb, r->medc, r->ci.ratio, ci, r->mwu.p, r->q,
+		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g %6s %6s  %s%s\n",
+			r->metric, r->nb, r->nc, r->medb, r->medc, r->ci.ratio, ci, r->mwu.p, r->q,
+			fmt_pct(r->floor, fl, sizeof(fl)), fmt_pct(r->mde, md, sizeof(md)),
 			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");
 	}
 	fprintf(f, "\nsummary: %d regression%s, %d improvement%s, %d no change, %d insufficient "
 		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%, noise floors where "
-		"measured)\n", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
+		"measured)\nrule: regression when significant and the ratio of medians lies beyond "
+		"max(threshold, floor); MDE: the smallest change each row could have caught "
+		"(80%% power), at least that bound; 'none': too few runs\n", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
 		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
 		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows, c->dp.alpha, c->dp.fdr,
 		c->dp.threshold * 100);
@@ -180,6 +195,11 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_dbl(j, "q", r->q);
 	json_dbl(j, "noise_floor", r->floor);
 	json_dbl(j, "bound", bound);
+	json_dbl(j, "noise_cv", r->cv);
+	if (isinf(r->mde))
+		json_null(j, "mde");
+	else
+		json_dbl(j, "mde", r->mde);
 	json_str(j, "verdict", stats_verdict_name(r->v));
 	json_str(j, "reason", r->why);
 	json_obj_close(j);

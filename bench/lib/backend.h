@@ -37,7 +37,8 @@ struct backend_ops {
 	/*
 	 * Check the configuration cfg (filled from opts) on this machine and
 	 * build what run needs into *plan. Returns 0, BACKEND_DONE, or an exit
-	 * status (EX_USAGE, EX_RESOURCE) with a one-line reason in err.
+	 * status (EX_USAGE, EX_RESOURCE) with a one-line reason in err. *plan
+	 * may be set even on failure; the caller releases a non-NULL plan.
 	 */
 	int (*prepare)(const void *cfg, const struct sysinfo *si, void **plan, char *err, size_t errlen);
 

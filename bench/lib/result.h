@@ -45,6 +45,13 @@ struct task_result {
 	struct ev_value ev[EV_MAX];
 };
 
+/* One task's share of one measured window (run --windows / --min-window). */
+struct window_result {
+	uint64_t accesses;	/* accesses the task did in this window */
+	uint64_t window_ns;	/* wall time of the task's window */
+	struct ev_value ev[EV_MAX];	/* counters over this window alone */
+};
+
 struct metric {
 	char name[48];		/* e.g. "pagetables-delta-bytes", "wall-s" */
 	double value;
@@ -64,6 +71,8 @@ struct run_result {
 	struct task_result *task;	/* ntasks entries, owned by the caller */
 	unsigned nmetrics;
 	struct metric metric[METRIC_MAX];
+	unsigned nwindows;	/* 0: one plain window, not stored per window */
+	struct window_result *win;	/* nwindows * ntasks, [w * ntasks + t]; owned by the caller */
 };
 
 /* Add (or replace) run-level metric name = value. Returns 0 or -ENOSPC. */

@@ -31,6 +31,7 @@
 #include "native/sga.h"
 #include "machine/sysinfo.h"
 #include "native/touch.h"
+#include "native/window.h"
 #include "workloads/workload.h"
 
 #define ERR_LEN 200
@@ -45,6 +46,8 @@ struct ctl {
 	char err[ERR_LEN];		/* the first task error */
 	int err_status;
 	uint32_t ft_turn;		/* whose turn it is to first-touch (serial mode) */
+	struct barrier tbar;		/* the tasks alone: calibration steps and windows */
+	uint64_t reps;			/* calibrated repetitions of the round sequence */
 	struct task_result res[];	/* one per task */
 };
 
@@ -63,6 +66,11 @@ struct plan {
 	int has_core_pmu;
 	pid_t parent;
 	void *base;			/* thread mode: the worker's attachment */
+	unsigned nwin;			/* windows stored one by one; 0: one plain window */
+	struct window_result *win;	/* in the ctl mapping: [w * tasks + t] */
+	uint64_t *cal_ns;		/* in the ctl mapping: 2 * tasks calibration times */
+	uint64_t reps_cap;		/* most repetitions a window may take */
+	unsigned work;			/* test knob SGABENCH_TEST_WORK: extra work per access */
 };
 
 struct task_arg {
@@ -161,30 +169,45 @@ static int write_chain(struct plan *pl, char *base)
 	return ret;
 }
 
-/* The measured loop over a pre-built order, or generating in chunks. */
+/* One pass over idx[0..n): the plain loops, or the test knob's slowed read. */
+TOUCH_WINDOW_CODE static uint64_t touch_pass(struct plan *pl, char *base, size_t off, const uint32_t *idx,
+			   uint64_t n)
+{
+	if (pl->cfg->access == ACCESS_WRITE) {
+		touch_write(base, pl->shift, off, idx, n);
+		return 0;
+	}
+	if (pl->work)
+		return touch_read_work(base, pl->shift, off, idx, n, pl->work);
+	return touch_read(base, pl->shift, off, idx, n);
+}
+
+/*
+ * The measured loop over a pre-built order, or generating in chunks;
+ * reps times the whole round sequence (reps > 1 only for orders that are
+ * periodic, dependent or pre-generated whole: plan_run checks).
+ */
 TOUCH_WINDOW_CODE static uint64_t run_window(struct plan *pl, char *base, size_t off, struct wl_stream *s,
-			   uint32_t *idx, uint64_t nidx, uint64_t cap)
+			   uint32_t *idx, uint64_t nidx, uint64_t cap, uint64_t reps)
 {
 	const struct run_cfg *c = pl->cfg;
 	uint64_t sum = 0;
 
 	if (pl->wl->flags & WL_DEPENDENT)
-		return touch_chase(base, 0, c->rounds * pl->ws_pages);
+		return touch_chase(base, 0, reps * c->rounds * pl->ws_pages);
 	if (pl->wl->flags & WL_PERIODIC) {
-		for (uint64_t r = 0; r < c->rounds; r++) {
-			if (c->access == ACCESS_WRITE)
-				touch_write(base, pl->shift, off, idx, nidx);
-			else
-				sum += touch_read(base, pl->shift, off, idx, nidx);
-		}
+		for (uint64_t r = 0; r < reps * c->rounds; r++)
+			sum += touch_pass(pl, base, off, idx, nidx);
+		return sum;
+	}
+	if (!pl->ctl->generated_in_window) {
+		for (uint64_t r = 0; r < reps; r++)
+			sum += touch_pass(pl, base, off, idx, nidx);
 		return sum;
 	}
 	/* Pre-generated whole, or (streams too long to keep) refilled in chunks. */
 	do {
-		if (c->access == ACCESS_WRITE)
-			touch_write(base, pl->shift, off, idx, nidx);
-		else
-			sum += touch_read(base, pl->shift, off, idx, nidx);
+		sum += touch_pass(pl, base, off, idx, nidx);
 		nidx = wl_fill(s, idx, cap);
 	} while (nidx);
 	return sum;
@@ -204,6 +227,73 @@ static void warn_split(const struct plan *pl, const struct perf_set *ps)
 	if (o)
 		warning("the PMU cannot hold the group of '%s' whole: its events are counted and "
 			"scaled one by one", names);
+}
+
+/* Poll of the tasks-only barrier: the parent is gone or the run was aborted. */
+static int tbar_poll(void *arg)
+{
+	struct plan *pl = arg;
+
+	return getppid() != pl->parent || pl->ctl->bar.abort;
+}
+
+/*
+ * Task t's timed windows (pl->nwin of them, after one first touch): with
+ * --min-window, calibration steps first (every task runs the same reps,
+ * counters off, then all agree on the next reps from the longest time);
+ * then each window starts together, runs the calibrated reps and, should
+ * it still be shorter than --min-window, more round sequences one at a
+ * time until it is not; it is counted alone and written to pl->win. Sums over the windows go into the task's result. Returns 0,
+ * or -1 when the run was abandoned.
+ */
+static int timed_windows(struct plan *pl, unsigned t, char *base, size_t off, struct wl_stream *s,
+			 uint32_t *idx, uint64_t nidx, uint64_t cap, struct perf_set *ps)
+{
+	const struct run_cfg *c = pl->cfg;
+	struct ctl *ctl = pl->ctl;
+	uint64_t reps = 1, sum = 0, t0, t1;
+	int done = !c->min_window_ns;
+
+	for (unsigned step = 0; !done; step++) {
+		uint64_t *slot = pl->cal_ns + (step % 2) * c->tasks, longest = 0;
+
+		t0 = now_ns();
+		sum += run_window(pl, base, off, s, idx, nidx, cap, reps);
+		slot[t] = now_ns() - t0;
+		if (barrier_wait(&ctl->tbar, tbar_poll, pl))
+			return -1;
+		for (unsigned u = 0; u < c->tasks; u++)
+			if (slot[u] > longest)
+				longest = slot[u];
+		reps = window_next_reps(reps, longest, c->min_window_ns, pl->reps_cap, &done);
+	}
+	for (unsigned w = 0; w < pl->nwin; w++) {
+		struct window_result *wr = &pl->win[(size_t)w * c->tasks + t];
+
+		if (barrier_wait(&ctl->tbar, tbar_poll, pl))
+			return -1;
+		uint64_t done_reps = reps;
+
+		t0 = now_ns();
+		perf_enable(ps);
+		sum += run_window(pl, base, off, s, idx, nidx, cap, reps);
+		/* the calibration can overshoot the speed: top up to the time, one sequence at a time */
+		while (c->min_window_ns && now_ns() - t0 < c->min_window_ns && done_reps < pl->reps_cap) {
+			sum += run_window(pl, base, off, s, idx, nidx, cap, 1);
+			done_reps++;
+		}
+		perf_disable(ps);
+		t1 = now_ns();
+		perf_read(ps, wr->ev);
+		perf_check_dead(pl->specs, wr->ev, pl->nspec);
+		wr->accesses = done_reps * c->rounds * pl->ws_pages;
+		wr->window_ns = t1 - t0;
+	}
+	if (t == 0)
+		ctl->reps = reps;
+	__atomic_fetch_add(&ctl->sink, sum, __ATOMIC_RELAXED);
+	window_task_total(pl->win, pl->nwin, (unsigned)c->tasks, t, pl->nspec, &ctl->res[t]);
+	return 0;
 }
 
 /* Everything one task does, process or thread, from attach to release. */
@@ -293,20 +383,25 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 2: all touched */
 		goto fail_perf;
 
-	if (c->measure == MEASURE_WINDOW) {
-		uint64_t sum;
+	if (c->measure == MEASURE_WINDOW && pl->nwin) {
+		if (timed_windows(pl, t, base, off, &s, idx, nidx, cap, &ps))
+			goto fail_perf;
+	} else {
+		if (c->measure == MEASURE_WINDOW) {
+			uint64_t sum;
 
-		t0 = now_ns();
-		perf_enable(&ps);
-		sum = run_window(pl, base, off, &s, idx, nidx, cap);
-		perf_disable(&ps);
-		t1 = now_ns();
-		__atomic_fetch_add(&ctl->sink, sum, __ATOMIC_RELAXED);
-		tr->accesses = total;
-		tr->window_ns = t1 - t0;
+			t0 = now_ns();
+			perf_enable(&ps);
+			sum = run_window(pl, base, off, &s, idx, nidx, cap, 1);
+			perf_disable(&ps);
+			t1 = now_ns();
+			__atomic_fetch_add(&ctl->sink, sum, __ATOMIC_RELAXED);
+			tr->accesses = total;
+			tr->window_ns = t1 - t0;
+		}
+		perf_read(&ps, tr->ev);
+		perf_check_dead(pl->specs, tr->ev, pl->nspec);
 	}
-	perf_read(&ps, tr->ev);
-	perf_check_dead(pl->specs, tr->ev, pl->nspec);
 	tr->vmpte_kb = read_kb("/proc/self/status", "VmPTE");
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 3: window over */
 		goto fail_perf;
@@ -491,6 +586,41 @@ static void reap_all(struct watch *w)
 	}
 }
 
+/*
+ * The windows and the test knob: how many windows are stored one by one,
+ * the most repetitions one may take, and SGABENCH_TEST_WORK (extra work
+ * per access, read loops only; see touch_read_work). EX_USAGE when the
+ * order cannot be repeated (too long to pre-generate) or the knob is bad.
+ */
+static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, size_t errlen)
+{
+	uint64_t total = c->rounds * pl->ws_pages;
+	const char *work = getenv("SGABENCH_TEST_WORK");
+
+	pl->nwin = c->windows ? (unsigned)c->windows : (c->min_window_ns ? 1 : 0);
+	pl->reps_cap = total ? (UINT64_C(1) << 50) / total : 1;
+	if (pl->reps_cap < 1)
+		pl->reps_cap = 1;
+	if (pl->nwin && !(pl->wl->flags & (WL_PERIODIC | WL_DEPENDENT)) && total > PREGEN_MAX) {
+		snprintf(err, errlen, "--windows/--min-window repeat the access order, and %llu accesses "
+			 "are too many to pre-generate (at most %u): lower --rounds",
+			 (unsigned long long)total, PREGEN_MAX);
+		return EX_USAGE;
+	}
+	if (work && *work) {
+		char *end;
+		unsigned long v = strtoul(work, &end, 10);
+
+		if (*end || v > 100000 || c->access != ACCESS_READ || (pl->wl->flags & WL_DEPENDENT)) {
+			snprintf(err, errlen, "SGABENCH_TEST_WORK='%s': a number 0..100000, for --access "
+				 "read and patterns other than chase", work);
+			return EX_USAGE;
+		}
+		pl->work = (unsigned)v;
+	}
+	return 0;
+}
+
 /* Validate what can be checked without creating anything; fill pl. */
 static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysinfo *si,
 		    char *err, size_t errlen)
@@ -558,6 +688,9 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 		}
 		sc.mem_node = c->mem_node;
 	}
+	ret = plan_windows(pl, c, err, errlen);
+	if (ret)
+		return ret;
 	pl->has_core_pmu = si->has_core_pmu;
 	pl->sga.cfg = sc;
 	return sga_preflight(&sc, err, errlen);
@@ -591,6 +724,17 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 		result_set_metric(r, "window-s", maxwin / 1e9);
 		result_set_metric(r, "accesses-per-s", acc / (maxwin / 1e9));
 	}
+	if (pl->nwin) {
+		r->win = malloc((size_t)pl->nwin * c->tasks * sizeof(*r->win));
+		if (r->win) {
+			memcpy(r->win, pl->win, (size_t)pl->nwin * c->tasks * sizeof(*r->win));
+			r->nwindows = pl->nwin;
+			window_metrics(r);
+		}
+		result_set_metric(r, "window-rounds", (double)(pl->ctl->reps * c->rounds));
+	}
+	if (pl->work)
+		result_set_metric(r, "test-work", pl->work);
 	if (pl->ctl->generated_in_window)
 		result_set_metric(r, "generated-in-window", 1);
 	if (c->sharedctx)
@@ -615,7 +759,9 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	ret = plan_run(pl, c, si, err, errlen);
 	if (ret)
 		goto out_free;
-	pl->ctl_len = sizeof(struct ctl) + c->tasks * sizeof(struct task_result);
+	pl->ctl_len = sizeof(struct ctl) + c->tasks * sizeof(struct task_result) +
+		      (size_t)pl->nwin * c->tasks * sizeof(struct window_result) +
+		      2 * c->tasks * sizeof(uint64_t);
 	pl->ctl = mmap(NULL, pl->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	w.pids = calloc(nproc, sizeof(pid_t));
 	w.reaped = calloc(nproc, sizeof(int));
@@ -626,6 +772,9 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 		goto out_free;
 	}
 	barrier_init(&pl->ctl->bar, (uint32_t)c->tasks + 1);
+	barrier_init(&pl->ctl->tbar, (uint32_t)c->tasks);
+	pl->win = (struct window_result *)(pl->ctl->res + c->tasks);
+	pl->cal_ns = (uint64_t *)(pl->win + (size_t)pl->nwin * c->tasks);
 	for (unsigned t = 0; t < c->tasks; t++) {
 		pl->ctl->res[t].vmpte_kb = -1;
 		pl->ctl->res[t].ft_minflt = -1;

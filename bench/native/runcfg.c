@@ -5,6 +5,7 @@
 #include "lib/opt.h"
 #include "native/runcfg.h"
 #include "native/sga.h"
+#include "native/window.h"
 
 /* Name of choice idx in choices, in a static buffer of the caller. */
 static const char *choice(const char *choices, int idx, char *buf, size_t len)
@@ -57,6 +58,13 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 	json_str(&j, "events", c->events);
 	json_str(&j, "require", c->require.text);
 	json_u64(&j, "timeout", c->timeout);
+	if (c->min_window_ns) {
+		char t[32];
+
+		json_str(&j, "min_window", window_fmt_time(c->min_window_ns, t, sizeof(t)));
+	}
+	if (c->windows)
+		json_u64(&j, "windows", c->windows);
 	json_obj_close(&j);
 	fputc('\0', f);
 	fclose(f);
@@ -84,5 +92,16 @@ char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 		 choice(FIRST_TOUCH_CHOICES, c->first_touch, b6, sizeof(b6)),
 		 c->place ? c->place : "none", c->cpus ? c->cpus : "any",
 		 node_name(c->mem_node, node, sizeof(node), "none"), c->zipf_theta);
+	if (c->min_window_ns) {
+		char t[32];
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " min_window=%s", window_fmt_time(c->min_window_ns, t, sizeof(t)));
+	}
+	if (c->windows > 1) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, " windows=%llu", (unsigned long long)c->windows);
+	}
 	return buf;
 }

@@ -42,13 +42,19 @@ struct run_cfg {
 	const char *events;
 	struct opt_list require;	/* events that must be counted */
 	uint64_t timeout;	/* seconds, 0 = none */
+	const char *min_window;	/* --min-window as given, or NULL */
+	uint64_t min_window_ns;	/* parsed from min_window; 0 = no calibration */
+	uint64_t windows;	/* --windows; 0 = one plain window, not stored per window */
 };
 
 /* Write the full configuration as a JSON object into buf. Returns buf. */
 char *runcfg_json(const struct run_cfg *c, char *buf, size_t len);
 
 /* Write the cell key (every setting that changes the result; not the seed,
- * label, output or database options) into buf, "k=v k=v ...". Returns buf. */
+ * label, output or database options) into buf, "k=v k=v ...". Returns buf.
+ * min_window=TIME and windows=N are appended only when given (windows only
+ * when more than 1), so older cells keep their keys; the calibrated rounds
+ * are never part of the cell. */
 char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len);
 
 #endif

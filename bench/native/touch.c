@@ -21,6 +21,25 @@ WINDOW_CODE uint64_t touch_read(const char *base, unsigned shift, size_t off, co
 	return sum;
 }
 
+WINDOW_CODE uint64_t touch_read_work(const char *base, unsigned shift, size_t off, const uint32_t *idx,
+				     size_t n, unsigned work)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = *(const volatile uint64_t *)(base + ((size_t)idx[i] << shift) + off);
+
+		/* every 16th access: a dependent chain the compiler cannot drop or fold */
+		if ((i & 15) == 0)
+			for (unsigned k = 0; k < work; k++) {
+				x = x * 6364136223846793005ull + 1442695040888963407ull;
+				__asm__ volatile("" : "+r"(x));
+			}
+		sum += x;
+	}
+	return sum;
+}
+
 WINDOW_CODE void touch_write(char *base, unsigned shift, size_t off, const uint32_t *idx, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

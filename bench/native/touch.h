@@ -11,6 +11,16 @@
 /* Load the word at base + (idx[i] << shift) + off for each i; returns their sum. */
 uint64_t touch_read(const char *base, unsigned shift, size_t off, const uint32_t *idx, size_t n);
 
+/*
+ * Test knob only (SGABENCH_TEST_WORK=N, off by default): touch_read with
+ * N dependent multiply-adds on every 16th loaded word (N/16 per access on
+ * average, so small slowdowns can be dialled in), a calibrated amount of
+ * extra work per access that stands for a slower build. The normal loop
+ * never runs this code: the choice is made once per pass, outside it.
+ */
+uint64_t touch_read_work(const char *base, unsigned shift, size_t off, const uint32_t *idx,
+			 size_t n, unsigned work);
+
 /* Increment the word at base + (idx[i] << shift) + off for each i. */
 void touch_write(char *base, unsigned shift, size_t off, const uint32_t *idx, size_t n);
 

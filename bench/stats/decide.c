@@ -187,12 +187,12 @@ enum verdict stats_decide(const struct decide_params *dp, size_t n_base, size_t 
 		return V_NO_CHANGE;
 	}
 	/* ratio > 1 means the candidate's value is larger */
-	worse = higher_better ? ci->hi < 1 - bound : ci->lo > 1 + bound;
-	better = higher_better ? ci->lo > 1 + bound : ci->hi < 1 - bound;
+	worse = higher_better ? ci->ratio < 1 - bound : ci->ratio > 1 + bound;
+	better = higher_better ? ci->ratio > 1 + bound : ci->ratio < 1 - bound;
 	if (worse || better) {
-		snprintf(why, whylen, "significant, CI beyond %.3g%%", bound * 100);
+		snprintf(why, whylen, "significant, ratio beyond %.3g%%", bound * 100);
 		return worse ? V_REGRESSION : V_IMPROVEMENT;
 	}
-	snprintf(why, whylen, "significant, but CI within %.3g%%", bound * 100);
+	snprintf(why, whylen, "significant, but ratio within %.3g%%", bound * 100);
 	return V_NO_CHANGE;
 }

@@ -71,3 +71,49 @@ out:
 	free(d);
 	return ret;
 }
+
+/* |a / b - 1|, where b = 0 counts 0 when a = 0 too, else 1. */
+static double rel_gap(double a, double b)
+{
+	double r = b == 0 ? (a == 0 ? 0 : 1) : a / b - 1;
+
+	return r < 0 ? -r : r;
+}
+
+int stats_noise_drift(const double *x, const unsigned *grp, size_t n, double *drift)
+{
+	double *in = malloc((n ? n : 1) * sizeof(*in)), *out = malloc((n ? n : 1) * sizeof(*out));
+	double worst = 0;
+
+	if (!in || !out) {
+		free(in);
+		free(out);
+		return -ENOMEM;
+	}
+	for (size_t s = 0; s < n; s++) {
+		size_t n1 = 0, n2 = 0, first = 1;
+
+		/* each group once: at the first sample that names it */
+		for (size_t i = 0; i < s && first; i++)
+			first = grp[i] != grp[s];
+		if (!first)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (grp[i] == grp[s])
+				in[n1++] = x[i];
+			else
+				out[n2++] = x[i];
+		}
+		if (n1 < STATS_NOISE_DRIFT_MIN || n2 < STATS_NOISE_DRIFT_MIN)
+			continue;
+		{
+			double g = rel_gap(stats_median(in, n1), stats_median(out, n2));
+
+			worst = g > worst ? g : worst;
+		}
+	}
+	free(in);
+	free(out);
+	*drift = worst;
+	return 0;
+}

@@ -29,4 +29,17 @@ void noise_rng_seed(struct noise_rng *r, uint64_t seed);
 int stats_noise_floor(const double *x, size_t n, unsigned resamples,
 		      struct noise_rng *r, double *floor);
 
+/* Fewest samples a group (and the rest) needs for stats_noise_drift. */
+#define STATS_NOISE_DRIFT_MIN	3
+
+/*
+ * The drift between the groups of x[0..n-1] (grp[i] names sample i's group,
+ * e.g. the sweep it came from): over every group with at least
+ * STATS_NOISE_DRIFT_MIN samples whose complement has as many, the largest
+ * |median(group) / median(the rest) - 1|; 0 when there is no such group.
+ * Random splits that mix the groups hide this drift between nights, so a
+ * floor pooled over several sweeps is at least it. Returns 0 or -ENOMEM.
+ */
+int stats_noise_drift(const double *x, const unsigned *grp, size_t n, double *drift);
+
 #endif

@@ -32,6 +32,8 @@
 #define STATS_Z_LIMIT		5.0	/* Conbench: |z| >= 5 */
 #define STATS_Z_LOOKBACK	100
 #define STATS_Z_MIN_PRIOR	10
+#define STATS_MDE_POWER		0.8	/* power at which the minimum detectable effect is given */
+#define STATS_MWU_ARE_FACTOR	1.0233	/* sqrt(pi/3): MWU's efficiency against the t-test, normal data */
 
 /* Median of x[0..n-1] (x untouched); NAN when n == 0. */
 double stats_median(const double *x, size_t n);
@@ -130,16 +132,37 @@ void stats_decide_defaults(struct decide_params *dp);
 
 /*
  * The verdict for one cell and metric. Significant means p <= alpha and
- * q <= fdr. A regression also needs the whole CI beyond
- * bound = max(threshold, noise_floor) in the bad direction: ci_lo > 1 +
- * bound when lower is better, ci_hi < 1 - bound when higher is better;
- * an improvement is the mirror image. Insufficient when a side has fewer
+ * q <= fdr. A regression also needs the point estimate, the ratio of
+ * medians, beyond bound = max(threshold, noise_floor) in the bad
+ * direction: ratio > 1 + bound when lower is better, ratio < 1 - bound
+ * when higher is better (asv's rule: significant and beyond a factor);
+ * an improvement is the mirror image. The CI is reported, not required
+ * to clear the bound: that demanded far more runs than a nightly has
+ * (a 40 % slowdown with p = 0.003 stayed no-change). Insufficient when a side has fewer
  * than min_runs runs or stats_mwu_min_p(n_base, n_cand) > alpha.
  * noise_floor may be NAN (not measured). why receives a short reason.
  */
 enum verdict stats_decide(const struct decide_params *dp, size_t n_base, size_t n_cand,
 			  double p, double q, const struct ratio_ci *ci, double noise_floor,
 			  int higher_better, char *why, size_t whylen);
+
+/*
+ * Robust relative noise of a comparison's runs: 1.4826 * the median of
+ * |x / median(own side) - 1| over both sides pooled (each side centred on
+ * its own median, so a shift between them does not count as noise); the
+ * normal-equivalent coefficient of variation. NAN when undefined.
+ */
+double stats_robust_cv(const double *b, size_t nb, const double *c, size_t nc);
+
+/*
+ * Minimum detectable effect, relative: the shift of the median that a
+ * two-sided test at level alpha finds with the given power, with nb and
+ * nc runs of relative noise cv: sqrt(pi/3) * (z(alpha/2) + z(1-power)) *
+ * cv * sqrt(1/nb + 1/nc) (the normal approximation, with MWU's asymptotic
+ * efficiency). INFINITY when the sizes cannot reach alpha at all
+ * (stats_mwu_min_p), NAN when an input is undefined.
+ */
+double stats_mde(double cv, size_t nb, size_t nc, double alpha, double power);
 
 /* One accepted change point of a series. */
 struct change_point {

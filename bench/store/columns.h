@@ -86,6 +86,26 @@ enum col_flag {
 	X(METRIC_NAME, "name", COL_TEXT, COL_KEY) \
 	X(METRIC_VALUE, "value", COL_REAL, 0)
 
+/* schema 2: one row per task and timed window (run --windows) */
+#define RUN_WINDOW_COLUMNS(X) \
+	X(RUN_WINDOW_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \
+	X(RUN_WINDOW_WIN, "win", COL_INT, COL_KEY) \
+	X(RUN_WINDOW_TASK, "task", COL_INT, COL_KEY) \
+	X(RUN_WINDOW_ACCESSES, "accesses", COL_INT, 0) \
+	X(RUN_WINDOW_WINDOW_NS, "window_ns", COL_INT, 0)
+
+/* schema 2: one counter of one task in one window */
+#define WINDOW_VALUE_COLUMNS(X) \
+	X(WINDOW_VALUE_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \
+	X(WINDOW_VALUE_WIN, "win", COL_INT, COL_KEY) \
+	X(WINDOW_VALUE_TASK, "task", COL_INT, COL_KEY) \
+	X(WINDOW_VALUE_EVENT, "event", COL_TEXT, COL_KEY) \
+	X(WINDOW_VALUE_VALUE, "value", COL_REAL, 0) \
+	X(WINDOW_VALUE_RAW, "raw", COL_INT, 0) \
+	X(WINDOW_VALUE_ENABLED, "enabled", COL_INT, 0) \
+	X(WINDOW_VALUE_RUNNING, "running", COL_INT, 0) \
+	X(WINDOW_VALUE_MISSING, "missing", COL_TEXT, 0)
+
 #define TIMING_COLUMNS(X) \
 	X(TIMING_ID, "id", COL_INT, COL_ROWID) \
 	X(TIMING_RUN_UUID, "run_uuid", COL_TEXT, COL_KEY) \
@@ -131,7 +151,9 @@ enum col_flag {
 	X(VERDICT_Q_VALUE, "q_value", COL_REAL, 0) \
 	X(VERDICT_VERDICT, "verdict", COL_TEXT, 0) \
 	X(VERDICT_METHOD, "method", COL_TEXT, 0) \
-	X(VERDICT_REASON, "reason", COL_TEXT, 0)
+	X(VERDICT_REASON, "reason", COL_TEXT, 0) \
+	X(VERDICT_NOISE_FLOOR, "noise_floor", COL_REAL, 0) \
+	X(VERDICT_MDE, "mde", COL_REAL, 0)
 
 #define COLUMN_ENUM(e, name, type, flags) e,
 enum machine_col { MACHINE_COLUMNS(COLUMN_ENUM) MACHINE_NCOL };
@@ -139,6 +161,8 @@ enum run_col { RUN_COLUMNS(COLUMN_ENUM) RUN_NCOL };
 enum task_col { TASK_COLUMNS(COLUMN_ENUM) TASK_NCOL };
 enum value_col { VALUE_COLUMNS(COLUMN_ENUM) VALUE_NCOL };
 enum metric_col { METRIC_COLUMNS(COLUMN_ENUM) METRIC_NCOL };
+enum run_window_col { RUN_WINDOW_COLUMNS(COLUMN_ENUM) RUN_WINDOW_NCOL };
+enum window_value_col { WINDOW_VALUE_COLUMNS(COLUMN_ENUM) WINDOW_VALUE_NCOL };
 enum timing_col { TIMING_COLUMNS(COLUMN_ENUM) TIMING_NCOL };
 enum sweep_col { SWEEP_COLUMNS(COLUMN_ENUM) SWEEP_NCOL };
 enum noise_col { NOISE_COLUMNS(COLUMN_ENUM) NOISE_NCOL };
@@ -155,7 +179,7 @@ struct store_column {
 enum merge_rule {
 	MERGE_MAP,		/* machine: reuse the output's row, remember the id */
 	MERGE_RUN,		/* run: skip it, with its child rows; else copy them along */
-	MERGE_CHILD,		/* task, value, metric: copied with their run only */
+	MERGE_CHILD,		/* task, value, metric, run_window, window_value: copied with their run only */
 	MERGE_SKIP,		/* keep the output's row */
 	MERGE_NEWEST,		/* replace the output's row when the COL_NEWER column is greater */
 };
@@ -171,7 +195,7 @@ struct store_table {
 extern const struct store_table store_tables[];
 
 enum store_table_id {
-	T_MACHINE, T_RUN, T_TASK, T_VALUE, T_METRIC, T_TIMING, T_SWEEP, T_NOISE, T_VERDICT, T_NTABLES
+	T_MACHINE, T_RUN, T_TASK, T_VALUE, T_METRIC, T_RUN_WINDOW, T_WINDOW_VALUE, T_TIMING, T_SWEEP, T_NOISE, T_VERDICT, T_NTABLES
 };
 
 /* The table called name, or NULL. */

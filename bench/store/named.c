@@ -52,6 +52,49 @@ const struct named_stmt store_named[] = {
 	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid"
 	  " WHERE t.sweep_uuid = ?1 AND t.exit_code = 0"
 	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = r.id AND w.name = 'wall-s')" },
+	/* ---- report/glance.sh ---- */
+	{ "glance-key", 0, 0, "", "baseline, candidate and time of the newest stored comparison",
+	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1" },
+	{ "glance-rows", 3, 0, "BASELINE CANDIDATE TIME",
+	  "cell, metric, verdict, ratio [CI], floor, MDE, runs of one stored comparison (schema 2)",
+	  "SELECT v.cell, v.metric, v.verdict,"
+	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END,"
+	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END,"
+	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
+	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END,"
+	  " v.n_base || ' / ' || v.n_cand"
+	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " ORDER BY v.cell, v.metric" },
+	{ "glance-rows-v1", 3, 0, "BASELINE CANDIDATE TIME",
+	  "as glance-rows, for a schema 1 database (no floor or MDE stored)",
+	  "SELECT v.cell, v.metric, v.verdict,"
+	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END,"
+	  " CASE WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
+	  " CASE WHEN NULL IS NULL AND v.n_base > 0 THEN 'none'"
+	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
+	  " v.n_base || ' / ' || v.n_cand"
+	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " ORDER BY v.cell, v.metric" },
+	{ "noise-samples", 3, 0, "SWEEP_NAME N SWEEP_UUID",
+	  "cell, metric, value, sweep of every first-arm sample of the last N sweeps called"
+	  " SWEEP_NAME on the machines of SWEEP_UUID: never a B arm, a warm-up or a test-knob run"
+	  " (wall-s from hyperfine when the run has none)",
+	  "WITH sw AS (SELECT uuid FROM sweep WHERE name = ?1"
+	  "  ORDER BY started_at DESC, rowid DESC LIMIT ?2),"
+	  " mine AS (SELECT DISTINCT r.machine_id FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  "  WHERE t.sweep_uuid = ?3),"
+	  " runs AS (SELECT DISTINCT r.id, r.cell, t.wall_s, t.exit_code, t.sweep_uuid FROM timing t"
+	  "  JOIN run r ON r.uuid = t.run_uuid"
+	  "  WHERE t.sweep_uuid IN (SELECT uuid FROM sw) AND r.machine_id IN (SELECT machine_id FROM mine)"
+	  "  AND r.status = 'ok' AND r.label NOT GLOB '*-B' AND r.label NOT GLOB 'warmup:*'"
+	  "  AND NOT EXISTS (SELECT 1 FROM metric k WHERE k.run_id = r.id AND k.name = 'test-work'))"
+	  " SELECT x.cell, m.name, m.value, x.sweep_uuid FROM runs x JOIN run_metric m ON m.run_id = x.id"
+	  " WHERE m.value IS NOT NULL"
+	  " UNION ALL"
+	  " SELECT x.cell, 'wall-s', x.wall_s, x.sweep_uuid FROM runs x WHERE x.exit_code = 0"
+	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = x.id AND w.name = 'wall-s')" },
 	{ "sweep-runs", 1, 0, "SWEEP_UUID", "how many runs the sweep stored",
 	  "SELECT COUNT(DISTINCT run_uuid) FROM timing WHERE sweep_uuid = ?1" },
 	{ "sweep-label", 1, 0, "SWEEP_UUID", "'name, started, order seed N' of a sweep",

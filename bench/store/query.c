@@ -202,6 +202,8 @@ int store_put_verdicts(struct store *s, const struct store_verdict *vd, size_t n
 		v[VERDICT_VERDICT] = sv_text(d->verdict);
 		v[VERDICT_METHOD] = sv_text(d->method);
 		v[VERDICT_REASON] = sv_text(d->reason);
+		v[VERDICT_NOISE_FLOOR] = sv_real(d->noise_floor);
+		v[VERDICT_MDE] = sv_real(d->mde);
 		if (store_insert(s, T_VERDICT, v, NULL)) {
 			error("storing verdicts: %s", sqlite3_errmsg(s->db));
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);

@@ -81,6 +81,8 @@ struct store_verdict {
 	int64_t n_base, n_cand;
 	double ratio, ci_lo, ci_hi, p_value, q_value;
 	const char *verdict, *method, *reason;
+	double noise_floor;	/* the cell's A/A floor used; NAN: none (stored as NULL) */
+	double mde;		/* minimum detectable effect; NAN or inf: none (NULL) */
 };
 
 /* Store n verdicts, created now, in one transaction. Returns 0 or -1 (printed). */

@@ -129,5 +129,29 @@ const char *const store_migrations[] = {
 	"  method TEXT NOT NULL,			-- method and parameters, as JSON\n"
 	"  reason TEXT\n"
 	");\n",
+	/* 2: timed and repeated windows (run --min-window, --windows); what a verdict could detect */
+	"CREATE TABLE run_window (\n"
+	"  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  win INTEGER NOT NULL,			-- 0..windows-1, in the order measured\n"
+	"  task INTEGER NOT NULL,\n"
+	"  accesses INTEGER NOT NULL,		-- accesses of the task in this window\n"
+	"  window_ns INTEGER NOT NULL,		-- wall time of the task's window\n"
+	"  PRIMARY KEY (run_id, win, task)\n"
+	");\n"
+	"CREATE TABLE window_value (\n"
+	"  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  win INTEGER NOT NULL,\n"
+	"  task INTEGER NOT NULL,\n"
+	"  event TEXT NOT NULL,\n"
+	"  value REAL,				-- scaled count over this window alone; NULL when missing\n"
+	"  raw INTEGER,\n"
+	"  enabled INTEGER,			-- ns\n"
+	"  running INTEGER,			-- ns\n"
+	"  missing TEXT,				-- as value.missing\n"
+	"  PRIMARY KEY (run_id, win, task, event),\n"
+	"  CHECK ((value IS NULL) = (missing IS NOT NULL))\n"
+	");\n"
+	"ALTER TABLE verdict ADD COLUMN noise_floor REAL;	-- the cell's A/A floor used, NULL if none\n"
+	"ALTER TABLE verdict ADD COLUMN mde REAL;	-- minimum detectable effect (relative), NULL if none\n",
 	NULL,
 };

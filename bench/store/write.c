@@ -172,6 +172,19 @@ static int put_run_row(struct store *s, int64_t machine_id, const struct run_met
 	return store_insert(s, T_RUN, v, run_id);
 }
 
+/* The values of one counter as a value or window_value row tail (value, raw, enabled, running, missing). */
+static void ev_cols(const struct ev_value *ev, struct store_val *v)
+{
+	int counted = ev->state == EV_COUNTED;
+	int times = counted || ev->enabled || ev->running;
+
+	v[0] = counted ? sv_real(ev->value) : sv_null();
+	v[1] = counted ? sv_int((int64_t)ev->raw) : sv_null();
+	v[2] = times ? sv_int((int64_t)ev->enabled) : sv_null();
+	v[3] = times ? sv_int((int64_t)ev->running) : sv_null();
+	v[4] = counted ? sv_null() : sv_text(ev_state_name(ev->state));
+}
+
 /* Insert the task rows and every per-task event value. */
 static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r)
 {
@@ -191,19 +204,12 @@ static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r
 		tv[TASK_FT_MINFLT] = tr->ft_minflt >= 0 ? sv_int(tr->ft_minflt) : sv_null();
 		ret = insert_row(s, st, T_TASK, tv, NULL);
 		for (unsigned e = 0; !ret && e < r->nevents; e++) {
-			const struct ev_value *ev = &tr->ev[e];
-			int counted = ev->state == EV_COUNTED;
-			int times = counted || ev->enabled || ev->running;
 			struct store_val vv[VALUE_NCOL];
 
 			vv[VALUE_RUN_ID] = sv_int(run_id);
 			vv[VALUE_TASK] = sv_int(t);
 			vv[VALUE_EVENT] = sv_text(r->events[e]);
-			vv[VALUE_VALUE] = counted ? sv_real(ev->value) : sv_null();
-			vv[VALUE_RAW] = counted ? sv_int((int64_t)ev->raw) : sv_null();
-			vv[VALUE_ENABLED] = times ? sv_int((int64_t)ev->enabled) : sv_null();
-			vv[VALUE_RUNNING] = times ? sv_int((int64_t)ev->running) : sv_null();
-			vv[VALUE_MISSING] = counted ? sv_null() : sv_text(ev_state_name(ev->state));
+			ev_cols(&tr->ev[e], &vv[VALUE_VALUE]);
 			ret = insert_row(s, sv, T_VALUE, vv, NULL);
 		}
 	}
@@ -230,6 +236,45 @@ static int put_metrics(struct store *s, int64_t run_id, const struct run_result 
 	return ret;
 }
 
+/* Insert r's per-window rows (run --windows): one run_window row per task and window, and its counters. */
+static int put_windows(struct store *s, int64_t run_id, const struct run_result *r)
+{
+	sqlite3_stmt *sw, *sv;
+	int ret;
+
+	if (!r->nwindows || !r->win)
+		return 0;
+	sw = prepare_insert(s, T_RUN_WINDOW);
+	sv = prepare_insert(s, T_WINDOW_VALUE);
+	ret = sw && sv ? 0 : -1;
+	for (unsigned w = 0; !ret && w < r->nwindows; w++) {
+		for (unsigned t = 0; !ret && t < r->ntasks; t++) {
+			const struct window_result *wr = &r->win[(size_t)w * r->ntasks + t];
+			struct store_val rw[RUN_WINDOW_NCOL];
+
+			rw[RUN_WINDOW_RUN_ID] = sv_int(run_id);
+			rw[RUN_WINDOW_WIN] = sv_int(w);
+			rw[RUN_WINDOW_TASK] = sv_int(t);
+			rw[RUN_WINDOW_ACCESSES] = sv_int((int64_t)wr->accesses);
+			rw[RUN_WINDOW_WINDOW_NS] = sv_int((int64_t)wr->window_ns);
+			ret = insert_row(s, sw, T_RUN_WINDOW, rw, NULL);
+			for (unsigned e = 0; !ret && e < r->nevents; e++) {
+				struct store_val wv[WINDOW_VALUE_NCOL];
+
+				wv[WINDOW_VALUE_RUN_ID] = sv_int(run_id);
+				wv[WINDOW_VALUE_WIN] = sv_int(w);
+				wv[WINDOW_VALUE_TASK] = sv_int(t);
+				wv[WINDOW_VALUE_EVENT] = sv_text(r->events[e]);
+				ev_cols(&wr->ev[e], &wv[WINDOW_VALUE_VALUE]);
+				ret = insert_row(s, sv, T_WINDOW_VALUE, wv, NULL);
+			}
+		}
+	}
+	sqlite3_finalize(sw);
+	sqlite3_finalize(sv);
+	return ret;
+}
+
 int store_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,
 		  const struct run_result *r, int64_t *run_id)
 {
@@ -241,7 +286,7 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 		return -1;
 	if (put_machine(s, si, &machine_id) ||
 	    put_run_row(s, machine_id, m, r, &id) ||
-	    (ok && (put_tasks(s, id, r) || put_metrics(s, id, r)))) {
+	    (ok && (put_tasks(s, id, r) || put_metrics(s, id, r) || put_windows(s, id, r)))) {
 		error("database: storing run %s: %s", r->uuid, sqlite3_errmsg(s->db));
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;

@@ -43,5 +43,19 @@ int main(void)
 	ok(fl == fl2 && fl > 0, "the same seed gives the same floor (%g)", fl);
 	ok(stats_noise_floor(big, 3, 200, &r, &fl) == -EINVAL, "fewer than 4 samples: -EINVAL");
 	ok(stats_noise_floor(big, 9, 0, &r, &fl) == -EINVAL, "no resamples: -EINVAL");
+	{
+		/* two nights of three: medians 10 and 11, so the drift is |10/11 - 1| and |11/10 - 1| = 0.1 */
+		const double x[] = { 9, 10, 11, 10, 11, 12 };
+		const unsigned g[] = { 0, 0, 0, 1, 1, 1 };
+		const unsigned one[] = { 0, 0, 0, 0, 0, 0 };
+		const unsigned thin[] = { 0, 0, 1, 1, 2, 2 };
+		double d = -1;
+
+		ok(stats_noise_drift(x, g, 6, &d) == 0 && fabs(d - 0.1) < 1e-12,
+		   "drift between two nights is the larger median gap (0.1)");
+		ok(stats_noise_drift(x, one, 6, &d) == 0 && d == 0, "one night alone has no drift");
+		ok(stats_noise_drift(x, thin, 6, &d) == 0 && d == 0,
+		   "nights of fewer than 3 samples are not compared");
+	}
 	return done_testing();
 }

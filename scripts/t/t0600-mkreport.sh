@@ -1,6 +1,6 @@
 #!/bin/sh
 # t0600: report/mkreport on a small synthetic database (scripts/t/fixtures/synthetic.sql,
-# schema v1 from bench/store/schema.c) writes index.html, summary.md and
+# schema v2 from bench/store/schema.c) writes index.html, summary.md and
 # non-empty SVG and PNG plots, and escapes every string from the database.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
@@ -31,8 +31,8 @@ for tool in sqlite3 gnuplot; do
 done
 db="$TMPD/syn.db"
 db_ensure "$db"
-test_expect_success "schema v1 from bench/store/schema.c" - <<-\EOT
-	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" 1
+test_expect_success "schema v2 from bench/store/schema.c" - <<-\EOT
+	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" 2
 EOT
 sqlite3 "$db" <"$FIXTURES/synthetic.sql"
 test_expect_success "synthetic database loaded" - <<-\EOT
