@@ -24,7 +24,7 @@ static size_t state_size(const struct fcore *c)
 }
 
 /* Write core c's canonical state into buf (state_size bytes). */
-static void state_write(const struct fcore *c, unsigned char *buf)
+static void state_write(const struct fcore *c, unsigned char *buf, uint16_t *order)
 {
 	unsigned char *p = buf;
 
@@ -36,8 +36,11 @@ static void state_write(const struct fcore *c, unsigned char *buf)
 		p += e * sizeof(uint64_t);
 		memcpy(p, l->used, e);
 		p += e;
-		memcpy(p, l->order, e * sizeof(uint16_t));
-		p += e * sizeof(uint16_t);
+		for (size_t set = 0; set < l->sets; set++) {
+			level_order(l, set, order);
+			memcpy(p, order, l->ways * sizeof(uint16_t));
+			p += l->ways * sizeof(uint16_t);
+		}
 	}
 	for (unsigned s = 0; s < c->nsd; s++) {
 		unsigned v[2] = { c->sd[s].cur, (unsigned)c->sd[s].idle };
@@ -116,7 +119,7 @@ void period_check(struct fcore *c, struct detect *d)
 	    done == d->last_ck)
 		return;
 	d->last_ck = done;
-	state_write(c, d->now);
+	state_write(c, d->now, d->order);
 	if (d->have && memcmp(d->now, d->saved, d->size) == 0) {
 		skip_periods(c, d);
 		d->on = 0;
@@ -137,6 +140,11 @@ void period_check(struct fcore *c, struct detect *d)
 
 int period_init(struct detect *d, const struct fcore *c)
 {
+	unsigned maxways = 1;
+
+	for (unsigned u = 0; u < c->nlv; u++)
+		if (c->lv[u].ways > maxways)
+			maxways = c->lv[u].ways;
 	d->power = 1;
 	d->last_ck = UINT64_MAX;
 	d->last_seen = UINT64_MAX;
@@ -145,7 +153,8 @@ int period_init(struct detect *d, const struct fcore *c)
 	d->now = malloc(d->size);
 	d->saved_st = malloc(c->ntasks * sizeof(*d->saved_st));
 	d->saved_left = malloc(c->ntasks * sizeof(*d->saved_left));
-	if (!d->saved || !d->now || !d->saved_st || !d->saved_left)
+	d->order = malloc(maxways * sizeof(*d->order));
+	if (!d->saved || !d->now || !d->saved_st || !d->saved_left || !d->order)
 		return -ENOMEM;
 	return 0;
 }
@@ -156,4 +165,5 @@ void period_free(struct detect *d)
 	free(d->now);
 	free(d->saved_st);
 	free(d->saved_left);
+	free(d->order);
 }

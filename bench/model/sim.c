@@ -34,77 +34,39 @@ static uint32_t next_page(struct ftask *t, uint64_t startup)
 	return t->buf[t->bpos++];
 }
 
-/* Move way w to the front of a set's LRU order. */
-static void lru_touch(uint16_t *order, unsigned ways, unsigned w)
-{
-	unsigned p = 0;
-
-	while (order[p] != w)
-		p++;
-	memmove(order + 1, order, p * sizeof(*order));
-	order[0] = (uint16_t)w;
-}
-
-/* Find key0 or key1 in set base of l; returns the way or -1. */
-static int find(const struct flevel *l, size_t base, uint64_t key0, uint64_t key1)
-{
-	const uint64_t *k = l->key + base;
-
-	if (l->use_ix) {
-		long s = index_find(&l->ix, l->key, key0);
-
-		if (s < 0 && key1 != key0)
-			s = index_find(&l->ix, l->key, key1);
-		return s < 0 ? -1 : (int)((size_t)s - base);
-	}
-	for (unsigned w = 0; w < l->ways; w++)
-		if (k[w] == key0 || k[w] == key1)
-			return (int)w;
-	return -1;
-}
-
-/* Choose the way to fill in set base of l. */
-static unsigned victim(struct flevel *l, size_t base)
-{
-	const uint64_t *k = l->key + base;
-	unsigned w;
-
-	for (w = 0; w < l->ways; w++)
-		if (k[w] == INVALID)
-			return w;
-	if (l->repl == REPL_LRU)
-		return l->order[base + l->ways - 1];
-	if (l->repl == REPL_RANDOM)
-		return (unsigned)rng_below(&l->rng, l->ways);
-	for (w = 0; w < l->ways; w++)
-		if (!l->used[base + w])
-			return w;
-	memset(l->used + base, 0, l->ways);
-	return 0;
-}
-
+/*
+ * One access of task i: probe the levels in order, fill those that missed.
+ * An entry is looked up by the one key it would be filled with: with a
+ * shared context every area entry carries the shared tag and every
+ * start-up entry the task's own, so matching "context 0 or 1" finds
+ * nothing more.
+ */
 static void access1(struct fcore *c, unsigned i)
 {
 	struct ftask *t = &c->t[i];
 	struct model_task *mt = &c->st->task[i];
-	uint64_t page = next_page(t, c->r->startup);
-	uint64_t ikey = page < 0x80000000u ? t->ikey : t->pkey;
-	uint64_t key0 = t->key0 | page, key1 = t->has1 ? (t->key1 | page) : key0;
+	uint32_t page = next_page(t, c->r->startup), id;
+	uint64_t key;
+	size_t set[MODEL_LEVELS];
 	unsigned hit = c->nlv, u;
 
+	if (page < 0x80000000u) {
+		key = t->ikey | page;
+		id = t->idbase + page;
+	} else {
+		key = t->pkey | page;
+		id = t->pidbase + (page - 0x80000000u);
+	}
 	mt->accesses++;
 	for (u = 0; u < c->nlv; u++) {
 		struct flevel *l = &c->lv[u];
-		size_t base = (size_t)(page % l->sets) * l->ways;
-		int w;
+		long slot;
 
+		set[u] = level_set(l, page);
 		mt->probes[l->k]++;
-		w = find(l, base, key0, key1);
-		if (w >= 0) {
-			if (l->repl == REPL_LRU)
-				lru_touch(l->order + base, l->ways, (unsigned)w);
-			else
-				l->used[base + w] = 1;
+		slot = level_find(l, key, id);
+		if (slot >= 0) {
+			level_use(l, set[u], (unsigned)((size_t)slot - set[u] * l->ways));
 			hit = u;
 			break;
 		}
@@ -112,40 +74,15 @@ static void access1(struct fcore *c, unsigned i)
 	}
 	if (hit == c->nlv)
 		mt->walks++;
-	for (u = 0; u < hit; u++) {
-		struct flevel *l = &c->lv[u];
-		size_t base = (size_t)(page % l->sets) * l->ways;
-		unsigned w = victim(l, base);
-
-		if (l->use_ix) {
-			if (l->key[base + w] != INVALID)
-				index_del(&l->ix, l->key, l->key[base + w]);
-			index_add(&l->ix, l->key, ikey | page, base + w);
-		}
-		l->key[base + w] = ikey | page;
-		if (l->repl == REPL_LRU)
-			lru_touch(l->order + base, l->ways, w);
-		else
-			l->used[base + w] = 1;
-	}
+	for (u = 0; u < hit; u++)
+		level_fill(&c->lv[u], set[u], key, id);
 }
 
 /* Tag none: drop strand s's entries from every level. */
 static void flush_strand(struct fcore *c, unsigned s)
 {
-	for (unsigned u = 0; u < c->nlv; u++) {
-		struct flevel *l = &c->lv[u];
-		size_t n = (size_t)l->sets * l->ways;
-
-		for (size_t j = 0; j < n; j++) {
-			if (l->key[j] != INVALID && (l->key[j] >> 32) == 1 + s) {
-				if (l->use_ix)
-					index_del(&l->ix, l->key, l->key[j]);
-				l->key[j] = INVALID;
-				l->used[j] = 0;
-			}
-		}
-	}
+	for (unsigned u = 0; u < c->nlv; u++)
+		level_flush_tag(&c->lv[u], 1 + (uint64_t)s);
 }
 
 /* After an access on strand d: end of the quantum or of the task. */
@@ -212,11 +149,42 @@ out:
 	return ret;
 }
 
+/*
+ * Give every key core c's tasks can make a dense id: the distinct tags of
+ * the core (in order of first use) times span pages, the area's pages
+ * first, then the start-up pages. Sets each task's id bases; returns the
+ * number of ids.
+ */
+static uint64_t number_ids(struct fcore *c)
+{
+	uint64_t span = c->r->pages + c->r->startup, ntags = 0;
+	uint64_t *tags = malloc(2 * (c->ntasks + 1) * sizeof(*tags));
+
+	if (!tags)
+		return UINT64_MAX;	/* too many for loc: the levels use the hash index */
+	for (unsigned j = 0; j < c->ntasks; j++) {
+		struct ftask *t = &c->t[c->tasks[j]];
+		uint64_t want[2] = { t->ikey >> 32, t->pkey >> 32 }, slot[2];
+
+		for (unsigned h = 0; h < 2; h++) {
+			for (slot[h] = 0; slot[h] < ntags && tags[slot[h]] != want[h]; slot[h]++)
+				;
+			if (slot[h] == ntags)
+				tags[ntags++] = want[h];
+		}
+		t->idbase = (uint32_t)(slot[0] * span);
+		t->pidbase = (uint32_t)(slot[1] * span + c->r->pages);
+	}
+	free(tags);
+	return ntags * span;
+}
+
 /* Set up core c's levels and strands; tasks already placed in core[]/strand[]. */
 static int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned *strand)
 {
 	const struct model_machine *m = c->m;
 	const struct model_run *r = c->r;
+	uint64_t nids;
 
 	c->tasks = malloc(r->ntasks * sizeof(*c->tasks));
 	c->sd = calloc(m->strands, sizeof(*c->sd));
@@ -241,43 +209,20 @@ static int core_init(struct fcore *c, unsigned cn, const unsigned *core, const u
 		else
 			free(d->q);
 	}
+	nids = number_ids(c);
 	for (unsigned k = 0; k < m->nlevels; k++) {
-		struct flevel *l = &c->lv[c->nlv];
-		size_t e;
-
 		if (!(m->level[k].psz_mask & (1u << r->psz)))
 			continue;
-		l->k = k;
-		l->repl = (unsigned)m->level[k].repl;
-		l->ways = m->level[k].ways ? m->level[k].ways : m->level[k].entries;
-		l->sets = m->level[k].entries / l->ways;
-		e = (size_t)l->sets * l->ways;
-		l->key = malloc(e * sizeof(*l->key));
-		l->used = calloc(e, 1);
-		l->order = malloc(e * sizeof(*l->order));
-		c->nlv++;
-		if (!l->key || !l->used || !l->order)
+		if (level_init(&c->lv[c->nlv++], m, k, cn, r->seed, nids))
 			return -ENOMEM;
-		l->use_ix = l->ways > 8;
-		if (l->use_ix && index_init(&l->ix, e))
-			return -ENOMEM;
-		for (size_t j = 0; j < e; j++) {
-			l->key[j] = INVALID;
-			l->order[j] = (uint16_t)(j % l->ways);
-		}
-		rng_seed(&l->rng, r->seed, 0x7100 + (uint64_t)cn * MODEL_LEVELS + k);
 	}
 	return 0;
 }
 
 static void core_free(struct fcore *c)
 {
-	for (unsigned u = 0; u < c->nlv; u++) {
-		free(c->lv[u].key);
-		free(c->lv[u].used);
-		free(c->lv[u].order);
-		index_free(&c->lv[u].ix);
-	}
+	for (unsigned u = 0; u < c->nlv; u++)
+		level_free(&c->lv[u]);
 	for (unsigned s = 0; s < c->nsd; s++)
 		free(c->sd[s].q);
 	free(c->sd);

@@ -7,21 +7,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "model/index.h"
+#include "model/level.h"
 #include "model/model.h"
-
-#define INVALID UINT64_MAX
-
-struct flevel {
-	unsigned k;		/* index in the machine's levels */
-	unsigned sets, ways, repl;
-	uint64_t *key;		/* tag << 32 | page, INVALID when empty */
-	uint8_t *used;		/* NRU used bits */
-	uint16_t *order;	/* LRU: each set's ways, most recent first */
-	struct tlb_index ix;	/* key -> slot, for sets too wide to scan */
-	int use_ix;
-	struct rng rng;
-};
 
 struct ftask {
 	struct wl_stream s;
@@ -33,6 +20,7 @@ struct ftask {
 	uint32_t proc;
 	uint64_t key0, key1, ikey;	/* tags, shifted into place */
 	int has1;
+	uint32_t idbase, pidbase;	/* dense id of area page 0, of start-up page 0 */
 };
 
 struct fstrand {
@@ -66,6 +54,7 @@ struct detect {
 	unsigned char *saved, *now;
 	struct model_task *saved_st;	/* per task on the core */
 	uint64_t *saved_left;
+	uint16_t *order;	/* one set's recency order, for state_write */
 	uint64_t saved_pos, last_ck, power, lam;
 	uint64_t last_seen;	/* the anchor's progress at the last look */
 	int have;
