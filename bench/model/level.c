@@ -5,7 +5,7 @@
 #include "model/level.h"
 
 int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned cn,
-	       uint64_t seed, uint64_t nids)
+	       uint64_t seed, uint32_t *loc, unsigned stride)
 {
 	const struct model_level *ml = &m->level[k];
 	size_t e;
@@ -23,9 +23,9 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	l->used = calloc(e, 1);
 	if (!l->key || !l->id || !l->used)
 		return -ENOMEM;
-	if (nids <= LEVEL_LOC_MAX)
-		l->loc = calloc(nids ? nids : 1, sizeof(*l->loc));
-	if (nids <= LEVEL_LOC_MAX ? !l->loc : index_init(&l->ix, e) != 0)
+	l->loc = loc;
+	l->stride = stride;
+	if (!loc && index_init(&l->ix, e))
 		return -ENOMEM;
 	for (size_t j = 0; j < e; j++)
 		l->key[j] = INVALID;
@@ -36,6 +36,7 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 
 		for (unsigned w = 0; w < l->ways; w++)
 			init = (init & ~(0xfull << (4 * w))) | ((uint64_t)w << (4 * w));
+		l->full = (uint32_t)((1ull << l->ways) - 1);
 		l->order = malloc(l->sets * sizeof(*l->order));
 		l->vmask = calloc(l->sets, sizeof(*l->vmask));
 		if (!l->order || !l->vmask)
@@ -68,7 +69,6 @@ void level_free(struct flevel *l)
 	free(l->key);
 	free(l->id);
 	free(l->used);
-	free(l->loc);
 	free(l->order);
 	free(l->vmask);
 	free(l->prev);
@@ -81,20 +81,10 @@ void level_free(struct flevel *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* The way to fill in a narrow set: the first invalid one, else the policy's. */
-static unsigned victim_narrow(struct flevel *l, size_t set)
+unsigned level_victim_narrow(struct flevel *l, size_t set)
 {
 	size_t base = set * l->ways;
-	uint32_t inv = ~l->vmask[set] & (uint32_t)((1ull << l->ways) - 1);
 
-	if (inv) {
-		unsigned w = (unsigned)__builtin_ctz(inv);
-
-		l->vmask[set] |= 1u << w;
-		return w;
-	}
-	if (l->repl == REPL_LRU)
-		return (unsigned)(l->order[set] >> (4 * (l->ways - 1))) & 0xf;
 	if (l->repl == REPL_RANDOM)
 		return (unsigned)rng_below(&l->rng, l->ways);
 	for (unsigned w = 0; w < l->ways; w++)
@@ -104,8 +94,7 @@ static unsigned victim_narrow(struct flevel *l, size_t set)
 	return 0;
 }
 
-/* The way to fill in a wide set, keeping its count of valid ways. */
-static unsigned victim_wide(struct flevel *l, size_t set)
+unsigned level_victim_wide(struct flevel *l, size_t set)
 {
 	size_t base = set * l->ways;
 	const uint8_t *u;
@@ -134,25 +123,16 @@ static unsigned victim_wide(struct flevel *l, size_t set)
 static void unlocate(struct flevel *l, size_t j)
 {
 	if (l->loc)
-		l->loc[l->id[j]] = 0;
+		l->loc[(size_t)l->id[j] * l->stride] = 0;
 	else
 		index_del(&l->ix, l->key[j]);
 }
 
-void level_fill(struct flevel *l, size_t set, uint64_t key, uint32_t id)
+void level_fill_hashed(struct flevel *l, size_t j, uint64_t key)
 {
-	unsigned w = l->wide ? victim_wide(l, set) : victim_narrow(l, set);
-	size_t j = set * l->ways + w;
-
 	if (l->key[j] != INVALID)
-		unlocate(l, j);
-	l->key[j] = key;
-	l->id[j] = id;
-	if (l->loc)
-		l->loc[id] = (uint32_t)j + 1;
-	else
-		index_add(&l->ix, key, j);
-	level_use(l, set, w);
+		index_del(&l->ix, l->key[j]);
+	index_add(&l->ix, key, j);
 }
 
 void level_flush_tag(struct flevel *l, uint64_t tag)

@@ -94,13 +94,9 @@ static void skip_periods(struct fcore *c, struct detect *d)
 
 		c->st->skipped_accesses += k * dl;
 		t->left -= k * dl;
-		now->walks += k * (now->walks - was->walks);
 		now->switches += k * (now->switches - was->switches);
-		now->accesses += k * (now->accesses - was->accesses);
-		for (unsigned l = 0; l < MODEL_LEVELS; l++) {
-			now->probes[l] += k * (now->probes[l] - was->probes[l]);
-			now->misses[l] += k * (now->misses[l] - was->misses[l]);
-		}
+		for (unsigned u = 0; u <= c->nlv; u++)
+			t->hit[u] += k * (t->hit[u] - d->saved_hit[j][u]);
 	}
 	c->st->period_cycles = c->pos - d->saved_pos;
 	c->pos += k * (c->pos - d->saved_pos);
@@ -130,6 +126,7 @@ void period_check(struct fcore *c, struct detect *d)
 	memcpy(d->saved, d->now, d->size);
 	for (unsigned j = 0; j < c->ntasks; j++) {
 		d->saved_st[j] = c->st->task[c->tasks[j]];
+		memcpy(d->saved_hit[j], c->t[c->tasks[j]].hit, sizeof(d->saved_hit[j]));
 		d->saved_left[j] = c->t[c->tasks[j]].left;
 	}
 	d->saved_pos = c->pos;
@@ -153,8 +150,10 @@ int period_init(struct detect *d, const struct fcore *c)
 	d->now = malloc(d->size);
 	d->saved_st = malloc(c->ntasks * sizeof(*d->saved_st));
 	d->saved_left = malloc(c->ntasks * sizeof(*d->saved_left));
+	d->saved_hit = malloc(c->ntasks * sizeof(*d->saved_hit));
 	d->order = malloc(maxways * sizeof(*d->order));
-	if (!d->saved || !d->now || !d->saved_st || !d->saved_left || !d->order)
+	if (!d->saved || !d->now || !d->saved_st || !d->saved_left || !d->order ||
+	    !d->saved_hit)
 		return -ENOMEM;
 	return 0;
 }
@@ -166,4 +165,5 @@ void period_free(struct detect *d)
 	free(d->saved_st);
 	free(d->saved_left);
 	free(d->order);
+	free(d->saved_hit);
 }

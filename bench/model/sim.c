@@ -44,7 +44,6 @@ static uint32_t next_page(struct ftask *t, uint64_t startup)
 static void access1(struct fcore *c, unsigned i)
 {
 	struct ftask *t = &c->t[i];
-	struct model_task *mt = &c->st->task[i];
 	uint32_t page = next_page(t, c->r->startup), id;
 	uint64_t key;
 	size_t set[MODEL_LEVELS];
@@ -57,25 +56,67 @@ static void access1(struct fcore *c, unsigned i)
 		key = t->pkey | page;
 		id = t->pidbase + (page - 0x80000000u);
 	}
-	mt->accesses++;
 	for (u = 0; u < c->nlv; u++) {
 		struct flevel *l = &c->lv[u];
 		long slot;
 
 		set[u] = level_set(l, page);
-		mt->probes[l->k]++;
 		slot = level_find(l, key, id);
 		if (slot >= 0) {
 			level_use(l, set[u], (unsigned)((size_t)slot - set[u] * l->ways));
 			hit = u;
 			break;
 		}
-		mt->misses[l->k]++;
 	}
-	if (hit == c->nlv)
-		mt->walks++;
+	t->hit[hit]++;
 	for (u = 0; u < hit; u++)
 		level_fill(&c->lv[u], set[u], key, id);
+}
+
+/*
+ * access1() for a core with a loc table: the row of the key's id tells
+ * at once which levels hold it, so only the level that hits and the levels
+ * filled are touched.
+ */
+static void access_loc(struct fcore *c, unsigned i)
+{
+	struct ftask *t = &c->t[i];
+	uint32_t page = next_page(t, c->r->startup), id, *row;
+	const unsigned nlv = c->nlv;
+	uint64_t key;
+	unsigned hit;
+
+	if (page < 0x80000000u) {
+		key = t->ikey | page;
+		id = t->idbase + page;
+	} else {
+		key = t->pkey | page;
+		id = t->pidbase + (page - 0x80000000u);
+	}
+	row = c->loc + (size_t)id * nlv;
+	for (hit = 0; hit < nlv; hit++)
+		if (row[hit])
+			break;
+	t->hit[hit]++;
+	if (hit < nlv) {
+		struct flevel *l = &c->lv[hit];
+		size_t set = level_set(l, page);
+
+		level_use(l, set, (unsigned)(row[hit] - 1 - set * l->ways));
+	}
+	for (unsigned u = 0; u < hit; u++) {
+		struct flevel *l = &c->lv[u];
+		size_t set = level_set(l, page);
+		unsigned w = level_victim(l, set);
+		size_t j = set * l->ways + w;
+
+		if (l->key[j] != INVALID)
+			c->loc[(size_t)l->id[j] * nlv + u] = 0;
+		row[u] = (uint32_t)j + 1;
+		l->key[j] = key;
+		l->id[j] = id;
+		level_use(l, set, w);
+	}
 }
 
 /* Tag none: drop strand s's entries from every level. */
@@ -112,7 +153,56 @@ static void after(struct fcore *c, struct fstrand *d)
 }
 
 
-/* Simulate core c to the end: one access per slot of the issue order. */
+/*
+ * Slots that can be issued without any strand ending its quantum or its
+ * task: whole issue periods, in each of which a busy strand issues at most
+ * `per` accesses, while every busy strand has more than that left.
+ */
+static uint64_t quiet_slots(const struct fcore *c)
+{
+	uint64_t least = UINT64_MAX, per = c->r->jitter ? c->r->jitter : 1;
+
+	for (unsigned s = 0; s < c->nsd; s++) {
+		const struct fstrand *d = &c->sd[s];
+		uint64_t left = c->t[d->q[d->cur]].left;
+
+		if (d->idle)
+			continue;
+		if (d->qleft < least)
+			least = d->qleft;
+		if (left < least)
+			least = left;
+	}
+	return least == UINT64_MAX ? 0 : (least - 1) / per * c->slen;
+}
+
+/* Issue n slots in which no strand's quantum or task ends (quiet_slots). */
+static void run_quiet(struct fcore *c, uint64_t n)
+{
+	c->pos += n;
+	for (; n; n--) {
+		struct fstrand *sd = &c->sd[c->sched[c->spos]];
+		unsigned i;
+
+		if (++c->spos == c->slen)
+			c->spos = 0;
+		if (sd->idle)
+			continue;
+		i = sd->q[sd->cur];
+		if (c->loc)
+			access_loc(c, i);
+		else
+			access1(c, i);
+		c->t[i].left--;
+		sd->qleft--;
+	}
+}
+
+/*
+ * Simulate core c to the end: one access per slot of the issue order.
+ * With period detection on, every slot is checked; otherwise runs of
+ * quiet slots go through run_quiet() without the end-of-quantum checks.
+ */
 static int run_core(struct fcore *c, unsigned cn, int periodic)
 {
 	struct detect d = { .on = periodic };
@@ -130,6 +220,8 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 
 		if (d.on)
 			period_check(c, &d);
+		else
+			run_quiet(c, quiet_slots(c));
 		sd = &c->sd[c->sched[c->spos]];
 		if (++c->spos == c->slen)
 			c->spos = 0;
@@ -137,7 +229,10 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 		if (sd->idle)
 			continue;
 		i = sd->q[sd->cur];
-		access1(c, i);
+		if (c->loc)
+			access_loc(c, i);
+		else
+			access1(c, i);
 		c->t[i].left--;
 		sd->qleft--;
 		after(c, sd);
@@ -185,6 +280,7 @@ static int core_init(struct fcore *c, unsigned cn, const unsigned *core, const u
 	const struct model_machine *m = c->m;
 	const struct model_run *r = c->r;
 	uint64_t nids;
+	unsigned nlv = 0;
 
 	c->tasks = malloc(r->ntasks * sizeof(*c->tasks));
 	c->sd = calloc(m->strands, sizeof(*c->sd));
@@ -209,12 +305,21 @@ static int core_init(struct fcore *c, unsigned cn, const unsigned *core, const u
 		else
 			free(d->q);
 	}
+	for (unsigned k = 0; k < m->nlevels; k++)
+		if (m->level[k].psz_mask & (1u << r->psz))
+			nlv++;
 	nids = number_ids(c);
+	if (nids <= LEVEL_LOC_MAX / nlv) {
+		c->loc = calloc(nids * nlv, sizeof(*c->loc));
+		if (!c->loc)
+			return -ENOMEM;
+	}
 	for (unsigned k = 0; k < m->nlevels; k++) {
 		if (!(m->level[k].psz_mask & (1u << r->psz)))
 			continue;
-		if (level_init(&c->lv[c->nlv++], m, k, cn, r->seed, nids))
+		if (level_init(&c->lv[c->nlv], m, k, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv))
 			return -ENOMEM;
+		c->nlv++;
 	}
 	return 0;
 }
@@ -223,6 +328,7 @@ static void core_free(struct fcore *c)
 {
 	for (unsigned u = 0; u < c->nlv; u++)
 		level_free(&c->lv[u]);
+	free(c->loc);
 	for (unsigned s = 0; s < c->nsd; s++)
 		free(c->sd[s].q);
 	free(c->sd);
@@ -250,6 +356,25 @@ static int task_init(struct ftask *t, const struct model_machine *m, const struc
 	if (!t->buf)
 		return -ENOMEM;
 	return wl_open(&t->s, r->ops, &p);
+}
+
+/* Task t's accesses, probes and misses per level, and walks, from where
+ * its accesses first hit (ftask.hit, over the levels holding the page size). */
+static void derive_counts(const struct model_machine *m, const struct model_run *r,
+			  const struct ftask *t, struct model_task *mt)
+{
+	uint64_t reach;
+	unsigned u = 0;
+
+	mt->accesses = reach = t->init_left - t->left;
+	for (unsigned k = 0; k < m->nlevels; k++) {
+		if (!(m->level[k].psz_mask & (1u << r->psz)))
+			continue;
+		mt->probes[k] = reach;
+		reach -= t->hit[u++];
+		mt->misses[k] = reach;
+	}
+	mt->walks = reach;
 }
 
 int model_simulate(const struct model_machine *m, const struct model_run *r,
@@ -292,6 +417,8 @@ int model_simulate(const struct model_machine *m, const struct model_run *r,
 		if (ret)
 			goto out;
 	}
+	for (unsigned i = 0; i < r->ntasks; i++)
+		derive_counts(m, r, &t[i], &st->task[i]);
 	st->simulated_accesses = model_total_accesses(st) - st->skipped_accesses;
 	ret = 0;
 out:

@@ -21,6 +21,7 @@ struct ftask {
 	uint64_t key0, key1, ikey;	/* tags, shifted into place */
 	int has1;
 	uint32_t idbase, pidbase;	/* dense id of area page 0, of start-up page 0 */
+	uint64_t hit[MODEL_LEVELS + 1];	/* accesses that first hit probed level u; [nlv]: walks */
 };
 
 struct fstrand {
@@ -38,6 +39,7 @@ struct fcore {
 	struct ftask *t;	/* all tasks */
 	struct flevel lv[MODEL_LEVELS];
 	unsigned nlv;
+	uint32_t *loc;		/* id -> slot + 1 in each level (level.h), or NULL */
 	struct fstrand *sd;
 	unsigned nsd;
 	unsigned *tasks;	/* the tasks on this core, in index order */
@@ -52,7 +54,8 @@ struct detect {
 	int on;
 	size_t size;
 	unsigned char *saved, *now;
-	struct model_task *saved_st;	/* per task on the core */
+	struct model_task *saved_st;	/* per task on the core: switches */
+	uint64_t (*saved_hit)[MODEL_LEVELS + 1];	/* per task on the core: ftask.hit */
 	uint64_t *saved_left;
 	uint16_t *order;	/* one set's recency order, for state_write */
 	uint64_t saved_pos, last_ck, power, lam;
