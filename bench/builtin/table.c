@@ -161,6 +161,7 @@ static int table_sim(void *arg, unsigned j)
 	jb->c.jitter = js->tc->jitter;
 	jb->c.startup = js->tc->startup;
 	jb->c.seed = jb->seed;
+	jb->c.progress = -1;	/* many runs at once: no progress lines */
 	jb->ret = be->prepare(&jb->c, js->si, &jb->plan, jb->err, sizeof(jb->err));
 	if (!jb->ret)
 		jb->ret = be->run(jb->plan, js->si, &jb->res, jb->err, sizeof(jb->err));

@@ -7,7 +7,7 @@
  * sim.c (the core's tags times the pages a task can touch). A level finds
  * a key without scanning: through `loc`, the core's table from id to the
  * slot in each level (the levels of one id side by side, so one access
- * touches one cache line), when the core's ids fit in LEVEL_LOC_MAX, else
+ * touches one cache line), when the table fits in model_loc_limit, else
  * through a hash index on the key (index.h). Replacement state:
  *  - narrow sets (at most LEVEL_NARROW ways): a bit mask of valid ways per
  *    set, and for LRU the recency order as 4-bit way numbers in one 64-bit
@@ -31,7 +31,6 @@
 #define INVALID UINT64_MAX
 #define LEVEL_NARROW 16
 #define LEVEL_NONE 0xffffu
-#define LEVEL_LOC_MAX (1u << 24)	/* loc entries per core beyond which hash indexes are used */
 
 struct flevel {
 	unsigned k;		/* index in the machine's levels */

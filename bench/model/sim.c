@@ -21,6 +21,8 @@
 #include "model/sim_int.h"
 
 #define SHARED_CTX 0x1fffull
+
+uint64_t model_loc_limit = 1u << 24;
 #define CHUNK 512
 
 static uint32_t next_page(struct ftask *t, uint64_t startup)
@@ -198,6 +200,20 @@ static void run_quiet(struct fcore *c, uint64_t n)
 	}
 }
 
+#define PROGRESS_SLOTS (1u << 20)
+
+/* Tell the progress callback how many accesses are accounted so far. */
+static void report(const struct fcore *c)
+{
+	uint64_t done = c->done_before;
+
+	if (!c->progress)
+		return;
+	for (unsigned j = 0; j < c->ntasks; j++)
+		done += c->t[c->tasks[j]].init_left - c->t[c->tasks[j]].left;
+	c->progress(c->progress_arg, done, c->total);
+}
+
 /*
  * Simulate core c to the end: one access per slot of the issue order.
  * With period detection on, every slot is checked; otherwise runs of
@@ -206,6 +222,7 @@ static void run_quiet(struct fcore *c, uint64_t n)
 static int run_core(struct fcore *c, unsigned cn, int periodic)
 {
 	struct detect d = { .on = periodic };
+	uint64_t next_report = PROGRESS_SLOTS;
 	int ret = -ENOMEM;
 
 	c->sched = model_schedule(c->r, cn, c->nsd, &c->slen);
@@ -218,10 +235,19 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 		struct fstrand *sd;
 		unsigned i;
 
-		if (d.on)
+		if (c->pos >= next_report) {
+			report(c);
+			next_report = c->pos + PROGRESS_SLOTS;
+		}
+		if (d.on) {
 			period_check(c, &d);
-		else
-			run_quiet(c, quiet_slots(c));
+		} else {
+			uint64_t n = quiet_slots(c);
+
+			run_quiet(c, n < PROGRESS_SLOTS ? n : PROGRESS_SLOTS);
+			if (n >= PROGRESS_SLOTS)
+				continue;
+		}
 		sd = &c->sd[c->sched[c->spos]];
 		if (++c->spos == c->slen)
 			c->spos = 0;
@@ -309,7 +335,7 @@ static int core_init(struct fcore *c, unsigned cn, const unsigned *core, const u
 		if (m->level[k].psz_mask & (1u << r->psz))
 			nlv++;
 	nids = number_ids(c);
-	if (nids <= LEVEL_LOC_MAX / nlv) {
+	if (nids <= model_loc_limit / nlv) {
 		c->loc = calloc(nids * nlv, sizeof(*c->loc));
 		if (!c->loc)
 			return -ENOMEM;
@@ -380,6 +406,13 @@ static void derive_counts(const struct model_machine *m, const struct model_run 
 int model_simulate(const struct model_machine *m, const struct model_run *r,
 		   struct model_stats *st)
 {
+	return model_simulate_progress(m, r, st, NULL, NULL);
+}
+
+int model_simulate_progress(const struct model_machine *m, const struct model_run *r,
+			    struct model_stats *st, model_progress_fn *fn, void *arg)
+{
+	uint64_t done = 0;
 	unsigned *core = NULL, *strand = NULL;
 	struct ftask *t = NULL;
 	int ret = -ENOMEM, periodic;
@@ -408,11 +441,15 @@ int model_simulate(const struct model_machine *m, const struct model_run *r,
 			goto out;
 	}
 	for (unsigned cn = 0; cn < m->cores; cn++) {
-		struct fcore c = { .m = m, .r = r, .st = st, .t = t };
+		struct fcore c = { .m = m, .r = r, .st = st, .t = t, .progress = fn,
+				   .progress_arg = arg, .done_before = done,
+				   .total = (r->startup + r->pages * r->rounds) * r->ntasks };
 
 		ret = core_init(&c, cn, core, strand);
 		if (!ret && c.ntasks)
 			ret = run_core(&c, cn, periodic);
+		for (unsigned j = 0; j < c.ntasks; j++)
+			done += t[c.tasks[j]].init_left;
 		core_free(&c);
 		if (ret)
 			goto out;

@@ -48,6 +48,9 @@ struct fcore {
 	uint64_t pos;		/* slots issued so far */
 	unsigned spos;		/* pos modulo slen: the next slot */
 	unsigned nbusy;		/* strands not idle */
+	model_progress_fn *progress;	/* or NULL */
+	void *progress_arg;
+	uint64_t done_before, total;	/* accesses of the cores before this one; of the run */
 };
 
 struct detect {
