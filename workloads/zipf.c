@@ -5,19 +5,24 @@
  * hot pages are not all adjacent.
  *
  * The stream is defined by zipf_rank_libm(): libm's pow() per sample. That
- * costs more than the TLB model's whole access, so zipf_fill() first
- * computes pow with tables and short polynomials (fastpow.c), whose
- * relative error is below a hundredth of ZIPF_MARGIN, and keeps its rank only when the
- * rank cannot change anywhere within that margin; otherwise (about one
- * sample in 10^9 per unit of rank) it calls zipf_rank_libm(). Either way the
- * rank is the one libm gives, so streams are bit-identical to the
- * one-sample-at-a-time generator (t_workload checks it).
+ * costs more than the TLB model's whole access, so zipf_fill() takes the
+ * rank, in this order, from:
+ *  - the table of rank thresholds (zipf_table.h), shared by the tasks,
+ *    for working sets up to 2^20 pages and whenever the distribution's
+ *    constants make it exact (zipf_open);
+ *  - fastpow (tables and short polynomials), whose relative error is
+ *    below a hundredth of ZIPF_MARGIN, kept only when the rank cannot
+ *    change anywhere within that margin;
+ *  - otherwise zipf_rank_libm() itself.
+ * Either way the rank is the one libm gives, so streams are bit-identical
+ * to the one-sample-at-a-time generator (t_workload checks it).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include "workloads/fastpow.h"
 #include "workloads/workload.h"
+#include "workloads/zipf_table.h"
 
 /* Relative distance from pages * pow(x, alpha) within which the fast rank
  * is not trusted: a hundred times fastpow's error bound (fastpow.h). */
@@ -27,7 +32,37 @@ struct zipf {
 	double theta, alpha, zetan, eta, half_pow;
 	uint64_t mul, add;	/* page = (rank * mul + add) mod pages, gcd(mul, pages) = 1 */
 	uint64_t mul_shoup;	/* floor(mul * 2^64 / pages), for the modulo without a division */
+	uint64_t pages;
+	uint64_t m_pow;		/* samples m >= m_pow (u = m / 2^53) take pow's branch */
+	struct zipf_table *table;	/* or NULL */
 };
+
+static uint64_t zipf_rank_libm(const struct zipf *z, uint64_t pages, double u);
+
+/* zipf_rank_fn for the table: the rank of random bits m. */
+static uint64_t rank_of_bits(const void *ctx, uint64_t m)
+{
+	const struct zipf *z = ctx;
+
+	return zipf_rank_libm(z, z->pages, (double)m * 0x1.0p-53);
+}
+
+/*
+ * Whether a threshold table gives exactly libm's ranks: samples
+ * ZIPF_TABLE_GUARD apart in m must have pow arguments x = eta*u - eta + 1
+ * far enough apart that pow's error (under one unit in the last place)
+ * cannot reorder them. Their x differ by |eta| 2^-29 less at most
+ * 10 * 2^-52 * (1 + |eta|) of rounding, which is at least |eta| 2^-30 when
+ * |eta| / (1 + |eta|) >= 2^-18; pow's results then differ by a factor of
+ * at least 1 + |alpha eta| 2^-30 / (1 + |eta|) >= 1 + 2^-41 when
+ * |alpha eta| / (1 + |eta|) >= 2^-11, far beyond 2^-51.
+ */
+static int table_is_exact(const struct zipf *z)
+{
+	double e = fabs(z->eta), d = 1 + e;
+
+	return z->pages >= 2 && e / d >= 0x1p-18 && fabs(z->alpha) * e / d >= 0x1p-11;
+}
 
 /* Exact sum of i^-theta for i in 1..n up to 2^20 terms, then Euler-Maclaurin. */
 static double zeta(uint64_t n, double theta)
@@ -83,7 +118,25 @@ static int zipf_open(struct wl_stream *s)
 		z->mul = (z->mul + 1) % s->p.pages;
 	z->add = rng_below(&r, s->p.pages);
 	z->mul_shoup = (uint64_t)(((__uint128_t)z->mul << 64) / s->p.pages);
+	z->pages = s->p.pages;
 	fastpow_init();
+	/* the first m with u * zetan >= half_pow: u * zetan only grows with m */
+	{
+		uint64_t lo = 0, hi = 1ull << 53;
+
+		while (hi - lo > 1) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if ((double)mid * 0x1.0p-53 * z->zetan >= z->half_pow)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		z->m_pow = (double)lo * 0x1.0p-53 * z->zetan >= z->half_pow ? lo : hi;
+	}
+	z->table = NULL;
+	if (table_is_exact(z))
+		z->table = zipf_table_get(z->pages, theta, z->m_pow, rank_of_bits, z);
 	s->priv = z;
 	return 0;
 }
@@ -147,9 +200,14 @@ static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 
 		rng_fill(&s->rng, raw, m);
 		for (size_t j = 0; j < m; j++) {
-			double u = (double)(raw[j] >> 11) * 0x1.0p-53;
+			uint64_t bits = raw[j] >> 11, rank;
+			double u = (double)bits * 0x1.0p-53;
 
-			out[i + j] = zipf_page(z, pages, zipf_rank(z, pages, u));
+			if (bits < z->m_pow)
+				rank = zipf_rank_libm(z, pages, u);	/* rank 0 or 1: no pow */
+			else if (!z->table || !zipf_table_rank(z->table, bits, &rank))
+				rank = zipf_rank(z, pages, u);
+			out[i + j] = zipf_page(z, pages, rank);
 		}
 	}
 	return n;
@@ -157,7 +215,11 @@ static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 
 static void zipf_close(struct wl_stream *s)
 {
-	free(s->priv);
+	struct zipf *z = s->priv;
+
+	if (z)
+		zipf_table_put(z->table);
+	free(z);
 }
 
 const struct workload_ops wl_zipf = {
