@@ -37,6 +37,7 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 		for (unsigned w = 0; w < l->ways; w++)
 			init = (init & ~(0xfull << (4 * w))) | ((uint64_t)w << (4 * w));
 		l->full = (uint32_t)((1ull << l->ways) - 1);
+		l->nibbles = l->ways < 16 ? (1ull << (4 * l->ways)) - 1 : ~0ull;
 		l->order = malloc(l->sets * sizeof(*l->order));
 		l->vmask = calloc(l->sets, sizeof(*l->vmask));
 		if (!l->order || !l->vmask)

@@ -46,6 +46,7 @@ struct flevel {
 	uint64_t *order;	/* narrow LRU: per set, way numbers by recency, 4 bits each */
 	uint32_t *vmask;	/* narrow: per set, bit w set when way w is valid */
 	uint32_t full;		/* narrow: vmask of a full set */
+	uint64_t nibbles;	/* narrow: the nibbles of an order word that hold ways */
 	uint16_t *prev, *next;	/* wide LRU: recency list links, by way */
 	uint16_t *head, *tail;	/* wide LRU: each set's most and least recent way */
 	uint32_t *nvalid;	/* wide: valid ways per set */
@@ -153,6 +154,13 @@ static inline unsigned level_victim(struct flevel *l, size_t set)
 	if (l->repl == REPL_LRU)
 		return (unsigned)(l->order[set] >> (4 * (l->ways - 1))) & 0xf;
 	return level_victim_narrow(l, set);
+}
+
+/* A narrow LRU set's recency word after its least recent way, w, moved to
+ * the front: a rotation of the nibbles that hold ways. */
+static inline uint64_t level_nibble_rotate(const struct flevel *l, uint64_t order, unsigned w)
+{
+	return ((order << 4) & l->nibbles) | (order & ~l->nibbles) | w;
 }
 
 /* Fill key (dense id `id`) into set `set`: an invalid way first (lowest

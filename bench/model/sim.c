@@ -109,15 +109,28 @@ static void access_loc(struct fcore *c, unsigned i)
 	for (unsigned u = 0; u < hit; u++) {
 		struct flevel *l = &c->lv[u];
 		size_t set = level_set(l, page);
-		unsigned w = level_victim(l, set);
-		size_t j = set * l->ways + w;
+		uint32_t inv = l->wide ? 0 : ~l->vmask[set] & l->full;
+		unsigned w;
+		size_t j;
 
-		if (l->key[j] != INVALID)
+		if (!l->wide && !inv && l->repl == REPL_LRU) {
+			/* a full narrow LRU set: the least recent way goes first */
+			uint64_t order = l->order[set];
+
+			w = (unsigned)(order >> (4 * (l->ways - 1))) & 0xf;
+			l->order[set] = level_nibble_rotate(l, order, w);
+			j = set * l->ways + w;
 			c->loc[(size_t)l->id[j] * nlv + u] = 0;
+		} else {
+			w = level_victim(l, set);
+			j = set * l->ways + w;
+			if (l->key[j] != INVALID)
+				c->loc[(size_t)l->id[j] * nlv + u] = 0;
+			level_use(l, set, w);
+		}
 		row[u] = (uint32_t)j + 1;
 		l->key[j] = key;
 		l->id[j] = id;
-		level_use(l, set, w);
 	}
 }
 
@@ -178,26 +191,44 @@ static uint64_t quiet_slots(const struct fcore *c)
 	return least == UINT64_MAX ? 0 : (least - 1) / per * c->slen;
 }
 
-/* Issue n slots in which no strand's quantum or task ends (quiet_slots). */
+/*
+ * Issue n slots (whole issue periods) in which no strand's quantum or task
+ * ends (quiet_slots): every slot runs the same task as in the first
+ * period, so the slots' tasks are looked up once, and each strand's
+ * counters drop by its share at the end.
+ */
 static void run_quiet(struct fcore *c, uint64_t n)
 {
-	c->pos += n;
-	for (; n; n--) {
-		struct fstrand *sd = &c->sd[c->sched[c->spos]];
-		unsigned i;
+	uint64_t periods = n / c->slen, per = c->r->jitter ? c->r->jitter : 1;
 
-		if (++c->spos == c->slen)
-			c->spos = 0;
+	if (!periods)
+		return;
+	for (unsigned s = 0; s < c->slen; s++) {
+		const struct fstrand *sd = &c->sd[c->sched[(c->spos + s) % c->slen]];
+
+		c->slot_task[s] = sd->idle ? -1 : (int)sd->q[sd->cur];
+	}
+	for (uint64_t p = 0; p < periods; p++) {
+		for (unsigned s = 0; s < c->slen; s++) {
+			int i = c->slot_task[s];
+
+			if (i < 0)
+				continue;
+			if (c->loc)
+				access_loc(c, (unsigned)i);
+			else
+				access1(c, (unsigned)i);
+		}
+	}
+	for (unsigned s = 0; s < c->nsd; s++) {
+		struct fstrand *sd = &c->sd[s];
+
 		if (sd->idle)
 			continue;
-		i = sd->q[sd->cur];
-		if (c->loc)
-			access_loc(c, i);
-		else
-			access1(c, i);
-		c->t[i].left--;
-		sd->qleft--;
+		sd->qleft -= periods * per;
+		c->t[sd->q[sd->cur]].left -= periods * per;
 	}
+	c->pos += periods * c->slen;
 }
 
 #define PROGRESS_SLOTS (1u << 20)
@@ -226,7 +257,8 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 	int ret = -ENOMEM;
 
 	c->sched = model_schedule(c->r, cn, c->nsd, &c->slen);
-	if (!c->sched)
+	c->slot_task = malloc((c->slen ? c->slen : 1) * sizeof(*c->slot_task));
+	if (!c->sched || !c->slot_task)
 		goto out;
 	if (d.on && period_init(&d, c))
 		goto out;
@@ -242,10 +274,11 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 		if (d.on) {
 			period_check(c, &d);
 		} else {
-			uint64_t n = quiet_slots(c);
+			uint64_t n = quiet_slots(c), cap = PROGRESS_SLOTS > c->slen ? PROGRESS_SLOTS : c->slen;
 
-			run_quiet(c, n < PROGRESS_SLOTS ? n : PROGRESS_SLOTS);
-			if (n >= PROGRESS_SLOTS)
+			/* at most cap slots at a time, so progress is reported */
+			run_quiet(c, n < cap ? n : cap);
+			if (n > cap)
 				continue;
 		}
 		sd = &c->sd[c->sched[c->spos]];
@@ -266,6 +299,7 @@ static int run_core(struct fcore *c, unsigned cn, int periodic)
 	ret = 0;
 out:
 	free(c->sched);
+	free(c->slot_task);
 	period_free(&d);
 	return ret;
 }

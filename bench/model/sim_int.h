@@ -45,6 +45,7 @@ struct fcore {
 	unsigned *tasks;	/* the tasks on this core, in index order */
 	unsigned ntasks;
 	unsigned *sched, slen;	/* issue order (model_schedule) */
+	int *slot_task;		/* run_quiet: the task of each slot from spos on, -1 idle */
 	uint64_t pos;		/* slots issued so far */
 	unsigned spos;		/* pos modulo slen: the next slot */
 	unsigned nbusy;		/* strands not idle */
