@@ -1,9 +1,21 @@
 /*
  * sim.c - the fast simulator. Same semantics as ref.c (see model.h), with
- * four differences that change no result:
- *  - streams are read in chunks, not one index at a time;
- *  - LRU keeps each set's ways in recency order instead of timestamps, so
+ * these differences that change no result:
+ *  - streams are read in blocks of CHUNK, not one index at a time;
+ *  - a key is found without a scan: every key a core can make has a dense
+ *    id, and the core's loc table says for each id where it sits in each
+ *    level (one row, one cache line, per access); beyond model_loc_limit
+ *    a hash index per level does the same (level.h, index.h);
+ *  - an access is looked up by the one key it would be filled with (the
+ *    shared context's for area pages, the task's own for start-up pages),
+ *    which is the only key "context 0 or 1" can match;
+ *  - LRU keeps each set's recency order (a word of 4-bit way numbers for
+ *    narrow sets, a linked list for wide ones) instead of timestamps, so
  *    the whole TLB state is a canonical byte string;
+ *  - counts are kept per task as "first hit at level u" and turned into
+ *    probes, misses and walks at the end;
+ *  - between the end of one quantum or task and the next, whole issue
+ *    periods run without the end-of-quantum checks (run_quiet);
  *  - for periodic workloads (WL_PERIODIC) without random replacement, each
  *    core's full state (every level, every strand's scheduler state, each
  *    task's position within its round) is compared at round boundaries of
@@ -11,8 +23,7 @@
  *    the evolution from it repeats too, so whole periods are skipped by
  *    adding the period's per-task counts k times, for the largest k that
  *    leaves every task at least one access beyond the skipped periods (a
- *    task ending changes the schedule, so it must be simulated); period.c;
- *  - sets wider than 8 ways are searched through a hash index (index.c).
+ *    task ending changes the schedule, so it must be simulated); period.c.
  * Cores share nothing, so each is simulated on its own, start to end.
  */
 #include <errno.h>
