@@ -18,6 +18,7 @@
 #include "output/envelope.h"
 #include "model/simrun.h"
 #include "lib/opt.h"
+#include "lib/pool.h"
 #include "native/sharedctx.h"
 #include "store/store.h"
 #include "machine/sysinfo.h"
@@ -127,49 +128,56 @@ static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, con
 	return ret;
 }
 
-/* One model run of the table: rounds, seed, shared or not. Stores it unless db is NULL. */
-static int table_run(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
-		     uint64_t rounds, uint64_t seed, int shared, double *misses)
+/* One model run of the table: simulated by a worker thread, stored by the caller. */
+struct table_job {
+	uint64_t rounds, seed;
+	int shared;
+	int ret;		/* EX_* */
+	struct sim_cfg c;
+	void *plan;
+	struct run_result res;
+	char err[320];
+};
+
+struct table_jobs {
+	const struct table_cfg *tc;
+	const struct sysinfo *si;
+	struct table_job *job;
+};
+
+/* Simulate job j (a pool_run job): it writes only its own slot. */
+static int table_sim(void *arg, unsigned j)
 {
 	const struct backend_ops *be = &model_backend;
-	struct sim_cfg c = { 0 };
-	struct run_result res;
-	struct run_meta meta;
-	struct backend_names nm = { 0 };
-	void *plan = NULL;
-	char err[320];
-	int ret;
+	struct table_jobs *js = arg;
+	struct table_job *jb = &js->job[j];
 
-	memset(&res, 0, sizeof(res));
-	ret = opt_defaults(be->opts, &c, "table");
-	if (ret)
-		return ret;
-	c.rounds = rounds;
-	c.sharedctx = shared;
-	c.ws_size = tc->ws;
-	c.jitter = tc->jitter;
-	c.startup = tc->startup;
-	c.seed = seed;
-	ret = be->prepare(&c, si, &plan, err, sizeof(err));
-	if (!ret)
-		ret = be->run(plan, si, &res, err, sizeof(err));
-	if (ret) {
-		error("table: %s", err);
-		goto out;
-	}
-	/* event 0 is dTLB-load-misses: the model's page walks */
-	result_event_total(&res, 0, misses);
-	if (db) {
-		be->name_run(plan, &res, &meta, &nm);
-		meta.label = tc->label;
-		if (store_put_run(db, si, &meta, &res, NULL))
-			ret = EX_FAIL;
-	}
-out:
-	if (plan)
-		be->release(plan);
-	free(res.task);
-	return ret;
+	jb->ret = opt_defaults(be->opts, &jb->c, "table");
+	if (jb->ret)
+		return jb->ret;
+	jb->c.rounds = jb->rounds;
+	jb->c.sharedctx = jb->shared;
+	jb->c.ws_size = js->tc->ws;
+	jb->c.jitter = js->tc->jitter;
+	jb->c.startup = js->tc->startup;
+	jb->c.seed = jb->seed;
+	jb->c.progress = -1;	/* many runs at once: no progress lines */
+	jb->ret = be->prepare(&jb->c, js->si, &jb->plan, jb->err, sizeof(jb->err));
+	if (!jb->ret)
+		jb->ret = be->run(jb->plan, js->si, &jb->res, jb->err, sizeof(jb->err));
+	return jb->ret;
+}
+
+/* Store a simulated job's run. Returns EX_OK or EX_FAIL. */
+static int table_store(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
+		       struct table_job *jb)
+{
+	struct backend_names nm = { 0 };
+	struct run_meta meta;
+
+	model_backend.name_run(jb->plan, &jb->res, &meta, &nm);
+	meta.label = tc->label;
+	return store_put_run(db, si, &meta, &jb->res, NULL) ? EX_FAIL : EX_OK;
 }
 
 /* The slope of a normal column: misses per round from the first to the last row. */
@@ -181,34 +189,66 @@ static double slope_of(const double *normal)
 /*
  * Both model columns: each cell is the mean over seeds tc->seed ..
  * tc->seed + tc->seeds - 1 (the issue-order jitter, hence the normal
- * slope, depends on the seed). Every run is stored. Fills the lowest and
- * highest per-seed slope.
+ * slope, depends on the seed). The runs are simulated on every CPU
+ * (lib/pool.h), then stored and summed in one fixed order (seed, row,
+ * normal before shared), so the stored order and the sums do not depend
+ * on the threads. Fills the lowest and highest per-seed slope.
  */
 static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
 		      double *normal, double *shared, double *slope_min, double *slope_max)
 {
-	double one[NROWS], v;
+	unsigned n = (unsigned)tc->seeds * NROWS * 2;
+	struct table_jobs js = { .tc = tc, .si = si, .job = calloc(n, sizeof(*js.job)) };
+	double one[NROWS];
 	int ret;
 
+	if (!js.job)
+		return EX_FAIL;
+	for (unsigned j = 0; j < n; j++) {
+		js.job[j].seed = tc->seed + j / (NROWS * 2);
+		js.job[j].rounds = rows[j / 2 % NROWS];
+		js.job[j].shared = (int)(j % 2);
+	}
+	ret = pool_run(n, pool_cpus(), table_sim, &js);
+	for (unsigned j = 0; j < n && ret; j++) {
+		if (js.job[j].ret) {
+			error("table: %s", js.job[j].err[0] ? js.job[j].err : "the model failed");
+			break;
+		}
+	}
 	for (int i = 0; i < NROWS; i++)
 		normal[i] = shared[i] = 0;
-	for (uint64_t k = 0; k < tc->seeds; k++) {
-		for (int i = 0; i < NROWS; i++) {
-			ret = table_run(tc, si, db, rows[i], tc->seed + k, 0, &one[i]);
-			if (!ret)
-				ret = table_run(tc, si, db, rows[i], tc->seed + k, 1, &v);
-			if (ret)
-				return ret;
-			normal[i] += one[i] / (double)tc->seeds;
+	for (unsigned j = 0; j < n && !ret; j++) {
+		struct table_job *jb = &js.job[j];
+		uint64_t k = j / (NROWS * 2);
+		int i = (int)(j / 2 % NROWS);
+		double v = 0;
+
+		/* event 0 is dTLB-load-misses: the model's page walks */
+		result_event_total(&jb->res, 0, &v);
+		if (db)
+			ret = table_store(tc, si, db, jb);
+		if (jb->shared) {
 			shared[i] += v / (double)tc->seeds;
+		} else {
+			normal[i] += v / (double)tc->seeds;
+			one[i] = v;
 		}
-		v = slope_of(one);
-		if (k == 0 || v < *slope_min)
-			*slope_min = v;
-		if (k == 0 || v > *slope_max)
-			*slope_max = v;
+		if (jb->shared && i == NROWS - 1) {
+			v = slope_of(one);
+			if (k == 0 || v < *slope_min)
+				*slope_min = v;
+			if (k == 0 || v > *slope_max)
+				*slope_max = v;
+		}
 	}
-	return EX_OK;
+	for (unsigned j = 0; j < n; j++) {
+		if (js.job[j].plan)
+			model_backend.release(js.job[j].plan);
+		free(js.job[j].res.task);
+	}
+	free(js.job);
+	return ret;
 }
 
 /* Print a count, or "n/a" when it is missing. */

@@ -38,6 +38,27 @@ uint64_t rng_next(struct rng *r)
 	return result;
 }
 
+void rng_fill(struct rng *r, uint64_t *out, size_t n)
+{
+	uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t = s1 << 17;
+
+		out[i] = rotl(s1 * 5, 7) * 9;
+		s2 ^= s0;
+		s3 ^= s1;
+		s1 ^= s2;
+		s0 ^= s3;
+		s2 ^= t;
+		s3 = rotl(s3, 45);
+	}
+	r->s[0] = s0;
+	r->s[1] = s1;
+	r->s[2] = s2;
+	r->s[3] = s3;
+}
+
 uint64_t rng_below(struct rng *r, uint64_t n)
 {
 	__uint128_t m = (__uint128_t)rng_next(r) * n;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "lib/backend.h"
 #include "lib/log.h"
 #include "model/backend.h"
@@ -78,6 +79,8 @@ static const struct opt model_opts[] = {
 	  .help = "skew of zipf" },
 	{ .name = "reference", .type = OPT_FLAG, .off = O(reference),
 	  .help = "use the brute-force reference simulator (slow)" },
+	{ .name = "progress", .type = OPT_FLAG, .off = O(progress),
+	  .help = "accesses done, rate and ETA on stderr (default: when stderr is a terminal, after 2 s)" },
 	{ NULL },
 };
 
@@ -129,7 +132,47 @@ static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan,
 	return 0;
 }
 
-/* Simulate (fast or reference) and turn the counts into a result. */
+/* Progress lines of a long simulation, on stderr. */
+struct progress {
+	double t0, last;	/* start, last line */
+	double after;		/* first line after this many seconds */
+	int tty;		/* rewrite one line with \r */
+	int shown;
+};
+
+/* Seconds as "42 s", "3 min 20 s" or "2 h 5 min". */
+static void fmt_eta(double s, char *buf, size_t len)
+{
+	uint64_t n = s < 0 ? 0 : (uint64_t)(s + 0.5);
+
+	if (n < 60)
+		snprintf(buf, len, "%llu s", (unsigned long long)n);
+	else if (n < 3600)
+		snprintf(buf, len, "%llu min %llu s", (unsigned long long)(n / 60), (unsigned long long)(n % 60));
+	else
+		snprintf(buf, len, "%llu h %llu min", (unsigned long long)(n / 3600),
+			 (unsigned long long)(n / 60 % 60));
+}
+
+/* model_progress_fn: at most two lines a second on a terminal, one every 5 s elsewhere. */
+static void show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress *p = arg;
+	double now = now_s(), el = now - p->t0, rate = el > 0 ? (double)done / el : 0;
+	char eta[32];
+
+	if (el < p->after || now - p->last < (p->tty ? 0.5 : 5))
+		return;
+	p->last = now;
+	fmt_eta(rate > 0 ? (double)(total - done) / rate : 0, eta, sizeof(eta));
+	fprintf(stderr, "%ssim: %llu of %llu accesses (%.1f%%), %.3g accesses/s, ETA %s%s",
+		p->tty ? "\r" : "", (unsigned long long)done, (unsigned long long)total,
+		total ? 100.0 * (double)done / (double)total : 100.0, rate, eta, p->tty ? "  " : "\n");
+	p->shown = 1;
+}
+
+/* Simulate (fast or reference) and turn the counts into a result; progress
+ * on stderr with --progress, or when stderr is a terminal. */
 static int model_run_plan(void *plan, const struct sysinfo *si, struct run_result *res,
 			  char *err, size_t errlen)
 {
@@ -138,8 +181,16 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	double t0 = now_s();
 	clock_t cpu0 = clock();
 	int ret;
+	struct progress prog = { .t0 = t0, .after = p->cfg.progress > 0 ? 1 : 2, .tty = isatty(2) };
 
-	ret = p->cfg.reference ? model_reference(&p->m, &p->r, &st) : model_simulate(&p->m, &p->r, &st);
+	if (p->cfg.reference)
+		ret = model_reference(&p->m, &p->r, &st);
+	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty))
+		ret = model_simulate_progress(&p->m, &p->r, &st, show_progress, &prog);
+	else
+		ret = model_simulate(&p->m, &p->r, &st);
+	if (prog.shown && prog.tty)
+		fputc('\n', stderr);
 	if (ret) {
 		snprintf(err, errlen, "the model failed: %s", strerror(-ret));
 		return EX_FAIL;

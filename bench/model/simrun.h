@@ -36,6 +36,7 @@ struct sim_cfg {
 	uint64_t startup;	/* private start-up pages per task */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
+	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */
 };
 
 /* The default working set per task: 69 TTEs of 4 MiB, inferred (README.md). */

@@ -100,6 +100,30 @@ test_expect_success "the second night finds no change" - <<-\EOT
 	grep -q '^nightly: no regression' "$TMPD/out2"
 EOT
 
+# Model cells run in parallel (up to nproc, SWEEP_JOBS); what is stored
+# must not depend on it: the same sweep one cell at a time and four at a
+# time stores the same runs, values and cell order, in the same order.
+stored() { # DB: cell, label and misses of every run in stored order, then the sweep's cell order
+	sqlite3 "$1" "SELECT r.cell || '|' || r.label || '|' || CAST(m.value AS INTEGER) FROM run r
+		JOIN run_metric m ON m.run_id = r.id AND m.name = 'dTLB-load-misses' ORDER BY r.id;
+		SELECT cell_order FROM sweep"
+}
+rc=0
+SWEEP_JOBS=1 "$top/scripts/sweep" --db "$TMPD/serial.db" --seed 5 --label model -q "$TMPD/model" >/dev/null 2>&1 || rc=$?
+rc2=0
+SWEEP_JOBS=4 "$top/scripts/sweep" --db "$TMPD/par.db" --seed 5 --label model -q "$TMPD/model" >/dev/null 2>&1 || rc2=$?
+test_expect_success "the sweep one cell at a time and four at a time: exit 0 and 0" 'test_is "$rc $rc2" "0 0"'
+stored "$TMPD/serial.db" >"$TMPD/serial.txt"
+stored "$TMPD/par.db" >"$TMPD/par.txt"
+test_expect_success "16 runs stored by each" 'test_is "$(grep -c "|model|" "$TMPD/par.txt")" 16'
+test_expect_success "the same runs, values and cell order, in the same order" 'cmp -s "$TMPD/serial.txt" "$TMPD/par.txt"'
+test_expect_success "every timing row of the parallel sweep is tied to a stored run" - <<-\EOT
+	test_is "$(sqlite3 "$TMPD/par.db" "SELECT COUNT(*) FROM timing t JOIN run r ON r.uuid = t.run_uuid")" 16
+EOT
+rc=0
+SWEEP_JOBS=x "$top/scripts/sweep" --db "$TMPD/x.db" -q "$TMPD/model" >/dev/null 2>"$TMPD/err" || rc=$?
+test_expect_success "SWEEP_JOBS that is not a number: usage error" 'test_is "$rc" 2'
+
 bad() { # NAME CONFIG-LINES...
 	name=$1
 	shift
