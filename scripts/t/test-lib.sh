@@ -330,10 +330,15 @@ reach_check() {
 
 # reach_copy PATH...: copy PATHs (relative to the checkout: scripts,
 # bench/sgabench, ...) under $REACH, readable and executable by everyone.
+# bench/sgabench is the binary under test, $SGABENCH.
 reach_copy() {
 	for p in "$@"; do
 		mkdir -p "$REACH/$(dirname "$p")"
-		cp -R "$top/$p" "$REACH/$p"
+		if [ "$p" = bench/sgabench ]; then
+			cp "$SGABENCH" "$REACH/$p"
+		else
+			cp -R "$top/$p" "$REACH/$p"
+		fi
 	done
 	chmod -R a+rX "$REACH"
 }
