@@ -7,9 +7,7 @@ run_sga --help
 test_expect_success "sgabench --help exits 0" 'test_is "$rc" 0'
 run_sga run --help
 test_expect_success "run --help exits 0" 'test_is "$rc" 0'
-test_expect_success "run --help documents --sga-size" - <<-\EOT
-	grep -q -- '--sga-size' "$TMPD/out"
-EOT
+test_expect_success "run --help documents --sga-size" 'grep -q -- "--sga-size" "$TMPD/out"'
 
 db="$TMPD/r.db"
 run_sga run --tasks 2 --sga-size 16m --page-size 4k --rounds 3 --db "$db" --json --label basic
@@ -17,21 +15,11 @@ test_expect_success "4k run exits 0" 'test_is "$rc" 0'
 test_expect_success "JSON is valid" - <<-\EOT
 	test_is "$(sqlite3 :memory: "SELECT json_valid(readfile('$TMPD/out'))")" 1
 EOT
-test_expect_success "JSON names the tool" - <<-\EOT
-	test_is "$(json '$.tool')" sgabench
-EOT
-test_expect_success "JSON carries the tool version" - <<-\EOT
-	test -n "$(json '$.tool_version')"
-EOT
-test_expect_success "JSON carries the schema version" - <<-\EOT
-	test_is "$(json '$.schema_version')" 1
-EOT
-test_expect_success "JSON fingerprint is 16 hex digits" - <<-\EOT
-	test_is "$(json '$.fingerprint' | tr -d '0-9a-f' | wc -c)" 1
-EOT
-test_expect_success "JSON run id is the stored row" - <<-\EOT
-	test_is "$(json '$.run_id')" 1
-EOT
+test_expect_success "JSON names the tool" 'test_is "$(json "$.tool")" sgabench'
+test_expect_success "JSON carries the tool version" 'test -n "$(json "$.tool_version")"'
+test_expect_success "JSON carries the schema version" 'test_is "$(json "$.schema_version")" 1'
+test_expect_success "JSON fingerprint is 16 hex digits" 'test_is "$(json "$.fingerprint" | tr -d "0-9a-f" | wc -c)" 1'
+test_expect_success "JSON run id is the stored row" 'test_is "$(json "$.run_id")" 1'
 test_expect_success "JSON has one entry per task" - <<-\EOT
 	test_is "$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'), '$.tasks')")" 2
 EOT
@@ -47,15 +35,9 @@ test_expect_success "schema version is tracked" 'test_is "$(sqlite3 "$db" "PRAGM
 
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --csv
 test_expect_success "CSV run exits 0" 'test_is "$rc" 0'
-test_expect_success "CSV starts with the tool and schema versions" - <<-\EOT
-	grep -q '^# tool=sgabench tool_version=.* schema_version=1' "$TMPD/out"
-EOT
-test_expect_success "CSV carries fingerprint and run id" - <<-\EOT
-	grep -q '^# fingerprint=[0-9a-f]* run_id=2 ' "$TMPD/out"
-EOT
-test_expect_success "CSV has the column header" - <<-\EOT
-	grep -qx 'task,event,value,raw,enabled_ns,running_ns,missing' "$TMPD/out"
-EOT
+test_expect_success "CSV starts with the tool and schema versions" 'grep -q "^# tool=sgabench tool_version=.* schema_version=1" "$TMPD/out"'
+test_expect_success "CSV carries fingerprint and run id" 'grep -q "^# fingerprint=[0-9a-f]* run_id=2 " "$TMPD/out"'
+test_expect_success "CSV has the column header" 'grep -qx "task,event,value,raw,enabled_ns,running_ns,missing" "$TMPD/out"'
 test_expect_success "CSV rows have 7 fields" - <<-\EOT
 	sh -c "grep -v '^#' '$TMPD/out' | awk -F, 'NF != 7 { exit 1 }'"
 EOT
@@ -66,9 +48,7 @@ test_expect_success "human output says where it was stored" 'grep -q "stored in 
 
 run_sga runs --db "$db"
 test_expect_success "runs exits 0" 'test_is "$rc" 0'
-test_expect_success "runs lists three runs" - <<-\EOT
-	test_is "$(grep -c 'native' "$TMPD/out")" 3
-EOT
+test_expect_success "runs lists three runs" 'test_is "$(grep -c "native" "$TMPD/out")" 3'
 run_sga runs --db "$db" --json
 test_expect_success "runs --json is a valid array of 3" - <<-\EOT
 	test_is "$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'))")" 3
@@ -77,9 +57,7 @@ EOT
 uuid=$(sqlite3 "$db" "SELECT uuid FROM run WHERE id = 1")
 run_sga show "$(echo "$uuid" | cut -c1-8)" --db "$db" --json
 test_expect_success "show by uuid prefix exits 0" 'test_is "$rc" 0'
-test_expect_success "show returns the same run" - <<-\EOT
-	test_is "$(json '$.uuid')" "$uuid"
-EOT
+test_expect_success "show returns the same run" 'test_is "$(json "$.uuid")" "$uuid"'
 test_expect_success "show keeps the per-task values" - <<-\EOT
 	test_is "$(json '$.tasks[1].events."page-faults".value')" 0
 EOT

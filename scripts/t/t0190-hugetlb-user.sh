@@ -16,10 +16,6 @@ test_expect_success HUGEPAGES 'SysV hugetlb as a user outside vm.hugetlb_shm_gro
 		2>"$TMPD/err" || rc=$?; } &&
 	test_is "$rc" 3
 EOT
-test_expect_success HUGEPAGES 'with the exact fix' - <<-\EOT
-	grep -q "as root: sysctl -w vm.hugetlb_shm_group=65534, or use --backing memfd" "$TMPD/err"
-EOT
-test_expect_success HUGEPAGES 'and --backing memfd works for that user' - <<-\EOT
-	as_nobody "$REACH/bench/sgabench" run --tasks 2 --sga-size 4m --page-size 2m --backing memfd --no-store --quiet
-EOT
+test_expect_success HUGEPAGES 'with the exact fix' 'grep -q "as root: sysctl -w vm.hugetlb_shm_group=65534, or use --backing memfd" "$TMPD/err"'
+test_expect_success HUGEPAGES 'and --backing memfd works for that user' 'as_nobody "$REACH/bench/sgabench" run --tasks 2 --sga-size 4m --page-size 2m --backing memfd --no-store --quiet'
 test_done

@@ -10,18 +10,14 @@
 test_expect_success "html_escape: markup" - <<-\EOT
 	test_is "$(html_escape '<script>alert("x")</script>')" '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'
 EOT
-test_expect_success "html_escape: ampersand first" - <<-\EOT
-	test_is "$(html_escape 'a &lt; b & c')" 'a &amp;lt; b &amp; c'
-EOT
+test_expect_success "html_escape: ampersand first" 'test_is "$(html_escape "a &lt; b & c")" "a &amp;lt; b &amp; c"'
 test_expect_success "html_escape: single quote" - <<-\EOT
 	test_is "$(html_escape "it's")" 'it&#39;s'
 EOT
 test_expect_success "html_escape: filter keeps tabs and lines" - <<-\EOT
 	test_is "$(printf 'a\t<b>\nc\n' | html_escape | od -c | head -n 1)" "$(printf 'a\t&lt;b&gt;\nc\n' | od -c | head -n 1)"
 EOT
-test_expect_success "html_escape: plain text is unchanged" - <<-\EOT
-	test_is "$(html_escape 'tasks=8 page=2m align=pud')" 'tasks=8 page=2m align=pud'
-EOT
+test_expect_success "html_escape: plain text is unchanged" 'test_is "$(html_escape "tasks=8 page=2m align=pud")" "tasks=8 page=2m align=pud"'
 test_expect_success "md_escape: pipes and markup" - <<-\EOT
 	test_is "$(md_escape 'a|b <i>_x_</i>')" 'a\|b &lt;i&gt;\_x\_&lt;/i&gt;'
 EOT
@@ -31,13 +27,9 @@ for tool in sqlite3 gnuplot; do
 done
 db="$TMPD/syn.db"
 db_ensure "$db"
-test_expect_success "schema v1 from bench/store/schema.c" - <<-\EOT
-	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" 1
-EOT
+test_expect_success "schema v1 from bench/store/schema.c" 'test_is "$(sqlite3 "$db" "PRAGMA user_version")" 1'
 sqlite3 "$db" <"$FIXTURES/synthetic.sql"
-test_expect_success "synthetic database loaded" - <<-\EOT
-	test_is "$(sqlite3 "$db" 'SELECT COUNT(*) FROM run')" 255
-EOT
+test_expect_success "synthetic database loaded" 'test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM run")" 255'
 # One more injection, through a run label and a sweep name.
 sqlite3 "$db" "UPDATE run SET label = 'x<script>alert(\"label\")</script>' WHERE uuid = 'scal-4k-1-0';
 	UPDATE sweep SET name = 'sga-scaling' || '<img src=x onerror=alert(1)>'"
@@ -59,48 +51,30 @@ for p in cover scaling-pagetables scaling-faults scaling-time scaling-vmpte hist
 	test_expect_success "index.html shows $p.svg" 'grep -q "<img src=\"$p.svg\"" "$out/index.html"'
 	test_expect_success "summary.md shows $p.png" 'grep -q "($p.png)" "$out/summary.md"'
 done
-test_expect_success "the only <script> element is the page's own" - <<-\EOT
-	test_is "$(grep -c '<script>' "$out/index.html")" 1
-EOT
-test_expect_success "the injected label is escaped" - <<-\EOT
-	grep -q 'x&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;' "$out/index.html"
-EOT
-test_expect_success "the injected hostname is escaped" - <<-\EOT
-	grep -q 'host-a&lt;script&gt;' "$out/index.html"
-EOT
-test_expect_success "the injected sweep name is escaped" - <<-\EOT
-	grep -q 'sga-scaling&lt;img src=x onerror=alert(1)&gt;' "$out/index.html"
-EOT
+test_expect_success "the only <script> element is the page's own" 'test_is "$(grep -c "<script>" "$out/index.html")" 1'
+test_expect_success "the injected label is escaped" 'grep -q "x&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;" "$out/index.html"'
+test_expect_success "the injected hostname is escaped" 'grep -q "host-a&lt;script&gt;" "$out/index.html"'
+test_expect_success "the injected sweep name is escaped" 'grep -q "sga-scaling&lt;img src=x onerror=alert(1)&gt;" "$out/index.html"'
 test_expect_success "no raw injected element in the page" - <<-\EOT
 	sh -c "! grep -q -e '<img src=x' -e 'alert(\"label\")</script>' '$out/index.html'"
 EOT
 test_expect_success "no raw injected element in summary.md" - <<-\EOT
 	sh -c "! grep -q -e '<script>' -e '<img src=x' '$out/summary.md'"
 EOT
-test_expect_success "the published points are in the cover table" - <<-\EOT
-	grep -q '<td>1000000</td><td>97941327</td><td>4148</td>' "$out/index.html"
-EOT
-test_expect_success "missing native dTLB counts are reported as missing, not 0" - <<-\EOT
-	grep -q '<td>native</td><td>no-pmu</td><td>4</td>' "$out/index.html"
-EOT
+test_expect_success "the published points are in the cover table" 'grep -q "<td>1000000</td><td>97941327</td><td>4148</td>" "$out/index.html"'
+test_expect_success "missing native dTLB counts are reported as missing, not 0" 'grep -q "<td>native</td><td>no-pmu</td><td>4</td>" "$out/index.html"'
 test_expect_success "warm-up runs are left out of the history" - <<-\EOT
 	sh -c "! grep -q 'warmup' '$out/data/history.tsv'"
 EOT
 test_expect_success "the scaling table has 3 layouts x 4 task counts" 'test_is "$(wc -l <"$out/data/scaling-table.tsv")" 12'
-test_expect_success "4k at 8 tasks: 262144 faults (synthetic truth)" - <<-\EOT
-	grep -q '^4k	8	262144	' "$out/data/scaling-table.tsv"
-EOT
+test_expect_success "4k at 8 tasks: 262144 faults (synthetic truth)" 'grep -q "^4k	8	262144	" "$out/data/scaling-table.tsv"'
 test_expect_success "summary line 3 names the page-table memory at 8 tasks" - <<-\EOT
 	sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
 EOT
 if "$SGABENCH" history --help >/dev/null 2>&1; then
-	test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked" - <<-\EOT
-		grep -q '^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %' "$out/data/history-cp.tsv"
-	EOT
+	test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked" 'grep -q "^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %" "$out/data/history-cp.tsv"'
 	test_expect_success "and only that one" 'test_is "$(wc -l <"$out/data/history-cp.tsv")" 1'
-	test_expect_success "the page lists it" - <<-\EOT
-		grep -q '<td>20261117</td><td>-10.1 %</td>' "$out/index.html"
-	EOT
+	test_expect_success "the page lists it" 'grep -q "<td>20261117</td><td>-10.1 %</td>" "$out/index.html"'
 else
 	skip "change points" "sgabench history does not work yet"
 fi
@@ -114,9 +88,7 @@ test_expect_success "noise floors: the varying axes, then one column per metric"
 	grep -q '<thead><tr><th>tasks</th><th>page</th><th>first-touch-faults</th><th>wall-s</th><th>accesses-per-s</th><th>samples</th></tr></thead>' "$out/index.html"
 EOT
 test_expect_success "noise floors: one row per cell (9 cells)" 'test_is "$(wc -l <"$out/data/noise.tsv")" 9'
-test_expect_success "noise floors: a row reads at a glance" - <<-\EOT
-	grep -q '<tr><td>16</td><td>4k</td><td>0.00 %</td><td>2.60 %</td><td>-</td><td>6</td></tr>' "$out/index.html"
-EOT
+test_expect_success "noise floors: a row reads at a glance" 'grep -q "<tr><td>16</td><td>4k</td><td>0.00 %</td><td>2.60 %</td><td>-</td><td>6</td></tr>" "$out/index.html"'
 test_expect_success "noise floors: the settings every cell shares are named once" - <<-\EOT
 	sed -n '/<h3>A\/A noise floors/,/<h2 id="runs">/p' "$out/index.html" >"$TMPD/noise.html" &&
 	grep -q 'Every cell has: backend=native pattern=rounds align=pud.' "$TMPD/noise.html" &&
@@ -140,8 +112,6 @@ db_ensure "$TMPD/empty.db"
 rc=0
 "$top/report/mkreport" --db "$TMPD/empty.db" --out "$TMPD/empty" >/dev/null 2>&1 || rc=$?
 test_expect_success "an empty database gives a page" 'test_is "$rc" 0'
-test_expect_success "it says there is no sweep" - <<-\EOT
-	grep -q 'No sweep in this database' "$TMPD/empty/index.html"
-EOT
+test_expect_success "it says there is no sweep" 'grep -q "No sweep in this database" "$TMPD/empty/index.html"'
 test_expect_success "the published cover-letter points are still plotted" 'test -s "$TMPD/empty/cover.svg"'
 test_done
