@@ -305,9 +305,15 @@ need_hugepages() {
 	[ "$(hp_free)" -ge "$want" ]
 }
 
-# Count SysV shared memory segments.
+# Count SysV shared memory segments (of everyone on the machine).
 shm_count() {
 	tail -n +2 /proc/sysvipc/shm | wc -l
+}
+
+# shm_count_by PID: the SysV segments process PID created that still exist;
+# unlike shm_count, not moved by other processes on the machine.
+shm_count_by() {
+	awk -v pid="$1" 'NR > 1 && $5 == pid { n++ } END { print n + 0 }' /proc/sysvipc/shm
 }
 
 # ---- running as another user -------------------------------------------------
