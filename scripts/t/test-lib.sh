@@ -172,7 +172,7 @@ test_lazy_prereq PERF_PARANOID2 '[ "$(cat /proc/sys/kernel/perf_event_paranoid)"
 	"kernel.perf_event_paranoid is below 2, so nothing is refused"
 test_lazy_prereq NO_PMU '[ -z "$(core_pmus)" ]' "this machine has a hardware PMU"
 test_lazy_prereq UNPRIVILEGED_REACH 'reach_check' \
-	"needs root, setpriv, and a scratch directory user 65534 can enter (TMPDIR=${TMPDIR:-/tmp} is not)"
+	"needs root and setpriv to switch to user 65534, and a scratch directory under TMPDIR=${TMPDIR:-/tmp} that user 65534 can enter"
 
 # core_pmus: the hardware PMUs the kernel lists (none in most VMs).
 core_pmus() {
