@@ -310,6 +310,19 @@ shm_count() {
 	tail -n +2 /proc/sysvipc/shm | wc -l
 }
 
+# shm_orphans: SysV segments whose creator is gone, a leak's signature
+# (sgabench marks its segment for removal once attached, so it vanishes with
+# its last user). Other jobs' live segments do not move this count.
+shm_orphans() {
+	awk 'NR > 1 { print $5 }' /proc/sysvipc/shm | {
+		n=0
+		while read -r pid; do
+			[ -d "/proc/$pid" ] || n=$((n + 1))
+		done
+		echo "$n"
+	}
+}
+
 # shm_count_by PID: the SysV segments process PID created that still exist;
 # unlike shm_count, not moved by other processes on the machine.
 shm_count_by() {
