@@ -203,11 +203,18 @@ static int create_backing(struct sga *s, char *err, size_t errlen)
 			flags |= SHM_HUGETLB | (int)(ilog2(hp) << SHM_HUGE_SHIFT);
 		s->shmid = shmget(IPC_PRIVATE, s->cfg.size, flags);
 		if (s->shmid < 0) {
+			char fix[160] = "";
+
 			e = errno;
+			/* SHM_HUGETLB is for root and the group vm.hugetlb_shm_group names. */
+			if (e == EPERM)
+				snprintf(fix, sizeof(fix), "; a user needs the group of vm.hugetlb_shm_group: "
+					 "as root: sysctl -w vm.hugetlb_shm_group=%u, or use --backing memfd",
+					 (unsigned)getegid());
+			else if (e == EINVAL)
+				snprintf(fix, sizeof(fix), "; check kernel.shmmax");
 			snprintf(err, errlen, "shmget of %llu bytes%s: %s%s",
-				 (unsigned long long)s->cfg.size, hp ? " (SHM_HUGETLB)" : "", strerror(e),
-				 e == EPERM ? "; non-root needs vm.hugetlb_shm_group" :
-				 e == EINVAL ? "; check kernel.shmmax" : "");
+				 (unsigned long long)s->cfg.size, hp ? " (SHM_HUGETLB)" : "", strerror(e), fix);
 			return e == ENOMEM || e == ENOSPC || e == EPERM ? EX_RESOURCE : EX_FAIL;
 		}
 		/* Attach once in the creator, then mark for removal at once: the

@@ -36,9 +36,7 @@ test_expect_success 'a failing test is not ok, with its output' - <<-\EOT
 	grep -qx "not ok 2 - fails" "$TMPD/out" &&
 	grep -qx "#   why it failed" "$TMPD/out"
 EOT
-test_expect_success 'a missing prerequisite skips, with its reason' - <<-\EOT
-	grep -qx "ok 3 # SKIP needs NEVER (missing NEVER: never here, on purpose)" "$TMPD/out"
-EOT
+test_expect_success 'a missing prerequisite skips, with its reason' 'grep -qx "ok 3 # SKIP needs NEVER (missing NEVER: never here, on purpose)" "$TMPD/out"'
 test_expect_success 'test_when_finished ran although the test failed' - <<-\EOT
 	grep -qx "not ok 4 - cleanup runs after a failure" "$TMPD/out" &&
 	test -e "$TMPD/cleaned"
@@ -50,9 +48,7 @@ test_expect_success 'the plan comes last and counts every test' 'test_is "$(tail
 sub t9002-skipped.sh <<'EOF2'
 skip_all 'nothing to do here'
 EOF2
-test_expect_success 'skip_all before any test: a plan of 0 with the reason' - <<-\EOT
-	test_is "$(sh "$fake/scripts/t/t9002-skipped.sh")" "1..0 # SKIP nothing to do here"
-EOT
+test_expect_success 'skip_all before any test: a plan of 0 with the reason' 'test_is "$(sh "$fake/scripts/t/t9002-skipped.sh")" "1..0 # SKIP nothing to do here"'
 
 # The runner: a file that stops early, one whose plan is wrong, and a good one.
 rm "$fake/scripts/t/t9001-mixed.sh"

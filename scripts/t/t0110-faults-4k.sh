@@ -21,9 +21,7 @@ for backing in shm memfd file; do
 		test_is \
 		"$(json '$.totals."minor-faults"')" "$(json '$.totals."page-faults"')"
 	EOT
-	test_expect_success "$backing: accesses in the window = pages" - <<-\EOT
-		test_is "$(json '$.tasks[0].accesses')" "$pages"
-	EOT
+	test_expect_success "$backing: accesses in the window = pages" 'test_is "$(json "$.tasks[0].accesses")" "$pages"'
 done
 
 run_sga run --tasks 4 --threads --sga-size 16m --page-size 4k --measure first-touch \
@@ -60,9 +58,7 @@ run_sga run --tasks 2 --sga-size 16m --page-size 4k --rounds 5 --events page-fau
 test_expect_success "window: no faults once the pages are touched" - <<-\EOT
 	test_is "$(json '$.totals."page-faults"')" 0
 EOT
-test_expect_success "window: accesses = rounds x pages" - <<-\EOT
-	test_is "$(json '$.tasks[1].accesses')" $((5 * pages))
-EOT
+test_expect_success "window: accesses = rounds x pages" 'test_is "$(json "$.tasks[1].accesses")" $((5 * pages))'
 test_expect_success "window: first-touch faults (getrusage) are still recorded exactly: 2 x " - <<-\EOT
 	test_is "$(json '$.metrics."first-touch-faults"')" $((2 * pages))
 EOT

@@ -10,9 +10,7 @@ db="$TMPD/p.db"
 run_sga run --tasks 2 --sga-size 8m --page-size 4k --rounds 2 --db "$db" --json
 test_expect_success "run without a PMU succeeds" 'test_is "$rc" 0'
 for ev in dTLB-load-misses dTLB-loads iTLB-load-misses cycles instructions; do
-	test_expect_success "$ev total is null" - <<-\EOT
-		test_is "$(json "\$.totals.\"$ev\"" | sed 's/^$/null/')" null
-	EOT
+	test_expect_success "$ev total is null" 'test_is "$(json "\$.totals.\"$ev\"" | sed "s/^$/null/")" null'
 	test_expect_success "$ev missing reason is no-pmu" 'test_is "$(json "\$.missing.\"$ev\"")" no-pmu'
 	test_expect_success "$ev per task value is null with reason" - <<-\EOT
 		test_is \
@@ -54,9 +52,7 @@ run_sga run --tasks 1 --sga-size 8m --page-size 4k --no-store --events NO_SUCH_E
 test_expect_success "an event libpfm4 does not know: exit 3" 'test_is "$rc" 3'
 
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --no-store
-test_expect_success "human output says it in one line" - <<-\EOT
-	grep -qx '  dTLB-load-misses: not counted: this machine has no hardware PMU' "$TMPD/out"
-EOT
+test_expect_success "human output says it in one line" 'grep -qx "  dTLB-load-misses: not counted: this machine has no hardware PMU" "$TMPD/out"'
 
 run_sga run --tasks 2 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --require dTLB-load-misses
 test_expect_success "--require of an uncountable event exits 3" 'test_is "$rc" 3'

@@ -4,7 +4,7 @@
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
-shm_before=$(shm_count)
+shm_before=$(shm_orphans)
 # usage errors: exit 2, one line and a hint
 expect_usage() {
 	name=$1
@@ -73,5 +73,5 @@ run_sga run --page-size 4k --sga-size 8m --db "$TMPD/junk.db"
 test_expect_success "a file that is not a database: exit 1" 'test_is "$rc" 1'
 run_sga runs --db "$TMPD/absent.db"
 test_expect_success "runs on a missing database: exit 3" 'test_is "$rc" 3'
-test_expect_success "no SysV segment left by any of these" 'test_is "$(shm_count)" "$shm_before"'
+test_expect_success "no SysV segment left by any of these" 'test_is "$(shm_orphans)" "$shm_before"'
 test_done

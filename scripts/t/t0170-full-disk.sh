@@ -14,7 +14,7 @@ mkdir -p "$mnt"
 mount -t tmpfs -o size=1m sgabench-t0170 "$mnt" || skip_all "cannot mount a tmpfs here"
 test_atexit "umount '$mnt'"
 db="$mnt/x.db"
-shm_before=$(shm_count)
+shm_before=$(shm_orphans)
 
 test_expect_success 'a first run is stored' - <<-\EOT
 	run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --quiet &&
@@ -61,5 +61,5 @@ test_expect_success 'runs lists only the first run' - <<-\EOT
 	test_is "$rc" 0 &&
 	test_is "$(grep -c native "$TMPD/out")" 1
 EOT
-test_expect_success 'no SysV segment left' 'test_is "$(shm_count)" "$shm_before"'
+test_expect_success 'no SysV segment left' 'test_is "$(shm_orphans)" "$shm_before"'
 test_done

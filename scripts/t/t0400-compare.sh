@@ -24,41 +24,25 @@ EOT
 
 run_sga compare --db "$db" --baseline label:base --candidate label:cand --metric first-touch-faults
 test_expect_success "A/A: exit 0" 'test_is "$rc" 0'
-test_expect_success "A/A: the verdict table says no-change" - <<-\EOT
-	grep -q 'first-touch-faults .* no-change' "$TMPD/out"
-EOT
-test_expect_success "A/A: summary line" - <<-\EOT
-	grep -q '^summary: 0 regressions, 0 improvements, 1 no change' "$TMPD/out"
-EOT
+test_expect_success "A/A: the verdict table says no-change" 'grep -q "first-touch-faults .* no-change" "$TMPD/out"'
+test_expect_success "A/A: summary line" 'grep -q "^summary: 0 regressions, 0 improvements, 1 no change" "$TMPD/out"'
 
 sqlite3 "$db" "UPDATE metric SET value = value * 1.10 WHERE name = 'first-touch-faults'
 	AND run_id IN (SELECT id FROM run WHERE label = 'cand')"
 run_sga compare --db "$db" --baseline label:base --candidate label:cand --metric first-touch-faults
 test_expect_success "10 % more first-touch faults: exit 1" 'test_is "$rc" 1'
-test_expect_success "the row says regression" - <<-\EOT
-	grep -q 'first-touch-faults .* 1.[01][0-9]* .* regression' "$TMPD/out"
-EOT
+test_expect_success "the row says regression" 'grep -q "first-touch-faults .* 1.[01][0-9]* .* regression" "$TMPD/out"'
 run_sga compare --db "$db" --baseline label:base --candidate label:cand \
 	--metric first-touch-faults --higher-better first-touch-faults
 test_expect_success "the same with --higher-better: exit 0" 'test_is "$rc" 0'
-test_expect_success "and it is an improvement" - <<-\EOT
-	grep -q 'improvement' "$TMPD/out"
-EOT
+test_expect_success "and it is an improvement" 'grep -q "improvement" "$TMPD/out"'
 
 run_sga compare --db "$db" --baseline label:base --candidate label:cand --json --store-verdicts
 test_expect_success "--json --store-verdicts over every metric: exit 1" 'test_is "$rc" 1'
-test_expect_success "the JSON is valid" - <<-\EOT
-	test_is "$(json '$.command')" compare
-EOT
-test_expect_success "it carries the tool version" - <<-\EOT
-	test_is "$(json '$.version')" "$("$SGABENCH" --version | cut -d' ' -f2)"
-EOT
-test_expect_success "and the method" - <<-\EOT
-	test_is "$(json '$.method.alpha')/$(json '$.method.resamples')" "0.01/10000"
-EOT
-test_expect_success "a verdict row per JSON row" - <<-\EOT
-	test_is "$(sqlite3 "$db" 'SELECT COUNT(*) FROM verdict')" "$(json '$.summary.rows')"
-EOT
+test_expect_success "the JSON is valid" 'test_is "$(json "$.command")" compare'
+test_expect_success "it carries the tool version" 'test_is "$(json "$.version")" "$("$SGABENCH" --version | cut -d" " -f2)"'
+test_expect_success "and the method" 'test_is "$(json "$.method.alpha")/$(json "$.method.resamples")" "0.01/10000"'
+test_expect_success "a verdict row per JSON row" 'test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict")" "$(json "$.summary.rows")"'
 # Only first-touch-faults is asserted: the timing metrics of these real runs
 # (wall, start-up, accesses per second) may, rarely, differ for real
 # between the interleaved arms, and then they are rightly flagged too.
@@ -86,17 +70,13 @@ test_expect_success "merge reports what it added" - <<-\EOT
 	grep -q "merged 2 databases into '$TMPD/all.db': 13 runs added, 0 skipped" "$TMPD/out"
 EOT
 run_sga db merge "$TMPD/b.db" "$db" -o "$TMPD/all.db"
-test_expect_success "merging again adds nothing" - <<-\EOT
-	grep -q ': 0 runs added, 13 skipped' "$TMPD/out"
-EOT
+test_expect_success "merging again adds nothing" 'grep -q ": 0 runs added, 13 skipped" "$TMPD/out"'
 test_expect_success "13 runs, 1 machine" - <<-\EOT
 	test_is "$(sqlite3 "$TMPD/all.db" 'SELECT COUNT(*) FROM run; SELECT COUNT(*) FROM machine' | tr '\n' ' ')" "13 1 "
 EOT
 run_sga db check --db "$TMPD/all.db"
 test_expect_success "db check: exit 0" 'test_is "$rc" 0'
-test_expect_success "db check: integrity ok" - <<-\EOT
-	grep -q '^integrity      ok' "$TMPD/out"
-EOT
+test_expect_success "db check: integrity ok" 'grep -q "^integrity      ok" "$TMPD/out"'
 sqlite3 "$TMPD/future.db" "CREATE TABLE t (x); PRAGMA user_version = 7"
 run_sga db merge "$TMPD/future.db" -o "$TMPD/all.db"
 test_expect_success "merge refuses an unknown schema: exit 3" 'test_is "$rc" 3'

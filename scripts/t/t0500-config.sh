@@ -25,9 +25,7 @@ test_expect_success "sga-scaling: layouts" 'test_is "$SWEEP_LAYOUT" "4k 2m-pud 2
 test_expect_success "sga-scaling: the name is the file name" 'test_is "$SWEEP_NAME" sga-scaling'
 test_expect_success "sga-scaling: every metric says which way is better" 'sh -c "for m in $SWEEP_METRICS; do case \$m in *:lower|*:higher) ;; *) exit 1 ;; esac; done"'
 test_expect_success "sga-scaling: first cell" 'test_is "$(config_cells | head -n 1)" "layout=4k tasks=1"'
-test_expect_success "cell options" - <<-\EOT
-	test_is "$(SWEEP_ARGS='--rounds 1' cell_args 'layout=2m-pmd tasks=8')" "--rounds 1 --page-size 2m --align pmd --tasks 8"
-EOT
+test_expect_success "cell options" 'test_is "$(SWEEP_ARGS="--rounds 1" cell_args "layout=2m-pmd tasks=8")" "--rounds 1 --page-size 2m --align pmd --tasks 8"'
 test_expect_success "layout 4k" 'test_is "$(layout_args 4k)" "--page-size 4k"'
 test_expect_success "layout 1g-pud+memfd" 'test_is "$(layout_args 1g-pud+memfd)" "--page-size 1g --align pud --backing memfd"'
 test_expect_success "unknown layout is refused" - <<-\EOT
@@ -70,9 +68,7 @@ EOT
 rc=0
 "$top/scripts/sweep" --dry-run no-such-config >/dev/null 2>"$TMPD/err" || rc=$?
 test_expect_success "sweep with an unknown config is a usage error" 'test_is "$rc" 2'
-test_expect_success "and lists the configs" - <<-\EOT
-	grep -q 'configs:.*sga-scaling' "$TMPD/err"
-EOT
+test_expect_success "and lists the configs" 'grep -q "configs:.*sga-scaling" "$TMPD/err"'
 rc=0
 "$top/scripts/sweep" --dry-run --bogus smoke >/dev/null 2>&1 || rc=$?
 test_expect_success "sweep with an unknown option is a usage error" 'test_is "$rc" 2'

@@ -56,9 +56,7 @@ test_expect_success "a config can fix the order seed" - <<-\EOT
 EOT
 
 "$top/scripts/sweep" --dry-run --seed 5 --ab /bin/A /bin/B configs/smoke >"$TMPD/ab"
-test_expect_success "A/B: twice the invocations" - <<-\EOT
-	test_is "$(grep -c '^[0-9]' "$TMPD/ab")" 8
-EOT
+test_expect_success "A/B: twice the invocations" 'test_is "$(grep -c "^[0-9]" "$TMPD/ab")" 8'
 arms=$(awk -F'	' '/^[0-9]/ { printf "%s", $2 }' "$TMPD/ab")
 test_expect_success "A/B: ABBA order (AB on odd passes, BA on even)" 'test_is "$arms" "ABABBABA"'
 test_expect_success "A/B: the arms run their own binary" - <<-\EOT

@@ -55,9 +55,7 @@ EOT
 test_expect_success "timing cell = run cell" 'test_is "$(q "SELECT COUNT(*) FROM timing t JOIN run r ON r.uuid = t.run_uuid WHERE t.cell <> r.cell")" 0'
 test_expect_success "hyperfine iterations 0 and 1 per invocation" 'test_is "$(q "SELECT group_concat(DISTINCT iteration) FROM timing")" "0,1"'
 test_expect_success "wall times are positive" 'test "$(q "SELECT COUNT(*) FROM timing WHERE wall_s > 0 AND exit_code = 0")" -eq 12'
-test_expect_success "the stored order: 6 invocations, one cell per line" - <<-\EOT
-	test_is "$(q "SELECT cell_order FROM sweep" | grep -c 'backend=native')" 6
-EOT
+test_expect_success "the stored order: 6 invocations, one cell per line" 'test_is "$(q "SELECT cell_order FROM sweep" | grep -c "backend=native")" 6'
 test_expect_success "the stored order is the planned one" - <<-\EOT
 	test_is "$(q "SELECT cell_order FROM sweep" | sed 's/.*tasks=//' | tr '\n' ' ')" \
 	"$("$top/scripts/sweep" --dry-run --seed 7 --db "$db" "$TMPD/cfg" | awk -F'	' '/^[0-9]/ { sub(/.*tasks=/, "", $3); printf "%s ", $3 }')"
@@ -72,16 +70,12 @@ test_expect_success "a varying metric has a floor in (0, 5 %)" - <<-\EOT
 EOT
 test_expect_success "noise samples: 4 per cell" 'test_is "$(q "SELECT group_concat(DISTINCT samples) FROM noise")" 4'
 test_expect_success "progress shows cells left and time left" 'grep -q "\\[3/6\\] pass .*: 3 after this, ~.* left" "$TMPD/err"'
-test_expect_success "the summary lists each cell's medians" - <<-\EOT
-	grep -q 'tasks=3 .* 300 (n= 4)' "$TMPD/out"
-EOT
+test_expect_success "the summary lists each cell's medians" 'grep -q "tasks=3 .* 300 (n= 4)" "$TMPD/out"'
 
 rc=0
 FAIL_TASKS=2 FAIL_RC=3 "$top/scripts/sweep" --db "$db" --label t2 "$TMPD/cfg" >/dev/null 2>"$TMPD/err" || rc=$?
 test_expect_success "a run that exits 3 (resource missing) stops the sweep with 3" 'test_is "$rc" 3'
-test_expect_success "and its stderr is shown" - <<-\EOT
-	grep -q 'injected failure' "$TMPD/err"
-EOT
+test_expect_success "and its stderr is shown" 'grep -q "injected failure" "$TMPD/err"'
 rc=0
 FAIL_TASKS=3 FAIL_RC=1 "$top/scripts/sweep" --db "$db" --label t3 "$TMPD/cfg" >/dev/null 2>"$TMPD/err" || rc=$?
 test_expect_success "a crashing run stops the sweep with 1" 'test_is "$rc" 1'

@@ -33,20 +33,14 @@ test_expect_success "first-touch faults: 2048 per task" - <<-\EOT
 	JOIN run_metric m ON m.run_id = r.id AND m.name = 'first-touch-faults' WHERE r.label = 'smoke' ORDER BY r.tasks, x)")" "1:2048,2:4096"
 EOT
 test_expect_success "hyperfine's time covers sgabench's own wall time" 'test "$(q "SELECT COUNT(*) FROM timing t JOIN run r ON r.uuid = t.run_uuid WHERE t.wall_s >= r.wall_s * 0.9")" -eq 8'
-test_expect_success "the stored order names the real cells" - <<-\EOT
-	test_is "$(q "SELECT cell_order FROM sweep" | grep -c 'page=4k')" 4
-EOT
+test_expect_success "the stored order names the real cells" 'test_is "$(q "SELECT cell_order FROM sweep" | grep -c "page=4k")" 4'
 test_expect_success "noise floors stored for the configured metrics" - <<-\EOT
 	test "$(q "SELECT COUNT(*) FROM noise WHERE metric IN ('first-touch-faults', 'pte-bytes', 'wall-s')")" -ge 4
 EOT
-test_expect_success "the summary shows the medians" - <<-\EOT
-	grep -q 'page=4k .*tasks=2 .* 4096 (n= 4)' "$TMPD/out"
-EOT
+test_expect_success "the summary shows the medians" 'grep -q "page=4k .*tasks=2 .* 4096 (n= 4)" "$TMPD/out"'
 rc=0
 "$top/report/mkreport" --db "$db" --out "$TMPD/rep" --sweep smoke >/dev/null 2>&1 || rc=$?
 test_expect_success "mkreport on it exits 0" 'test_is "$rc" 0'
 test_expect_success "the scaling plot is drawn" 'test -s "$TMPD/rep/scaling-faults.svg"'
-test_expect_success "the page lists the cells" - <<-\EOT
-	grep -q '<td>4k</td><td>2</td><td>4096</td>' "$TMPD/rep/index.html"
-EOT
+test_expect_success "the page lists the cells" 'grep -q "<td>4k</td><td>2</td><td>4096</td>" "$TMPD/rep/index.html"'
 test_done

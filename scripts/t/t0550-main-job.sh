@@ -21,25 +21,17 @@ before=$(cat "$pool/nr_hugepages")
 rc=0
 "$top/scripts/main-job" --db "$TMPD/m.db" --out "$TMPD/out" --config "$cfg" >"$TMPD/stdout" 2>"$TMPD/stderr" || rc=$?
 test_expect_success "main-job exits 0" 'test_is "$rc" 0'
-test_expect_success "it printed the cover-letter table" - <<-\EOT
-	grep -q '^  1000000 |' "$TMPD/stdout"
-EOT
-test_expect_success "it printed a five-line summary" - <<-\EOT
-	test_is "$(sed -n '/^== summary ==$/,/^$/p' "$TMPD/stdout" | grep -c -v -e '^== summary' -e '^$')" 5
-EOT
+test_expect_success "it printed the cover-letter table" 'grep -q "^  1000000 |" "$TMPD/stdout"'
+test_expect_success "it printed a five-line summary" 'test_is "$(sed -n "/^== summary ==$/,/^$/p" "$TMPD/stdout" | grep -c -v -e "^== summary" -e "^$")" 5'
 test_expect_success "and the report's path" 'grep -qx "report: $TMPD/out/index.html" "$TMPD/stdout"'
 test_expect_success "the report exists" 'test -s "$TMPD/out/index.html"'
-test_expect_success "progress: the steps" - <<-\EOT
-	grep -q 'step 3/4: the SGA scaling sweep' "$TMPD/stderr"
-EOT
+test_expect_success "progress: the steps" 'grep -q "step 3/4: the SGA scaling sweep" "$TMPD/stderr"'
 test_expect_success "progress: cells and time left" - <<-\EOT
 	grep -q 'sweep: \[2/4\] .* after this, ~' "$TMPD/stderr"
 EOT
 test_expect_success "the model table and the sweep went to one database" 'test_is "$(sqlite3 "$TMPD/m.db" "SELECT COUNT(DISTINCT backend) FROM run")" 2'
 if [ "$root" -eq 1 ]; then
-	test_expect_success "it reserved hugepages" - <<-\EOT
-		grep -q 'hugepages: 2m pool: .* pages' "$TMPD/stderr"
-	EOT
+	test_expect_success "it reserved hugepages" 'grep -q "hugepages: 2m pool: .* pages" "$TMPD/stderr"'
 	test_expect_success "and put the pool back" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
 	# Killed mid-sweep (SIGTERM to its process group, as Ctrl-C would).
 	sed -i "s/^SWEEP_HUGEPAGES=.*/SWEEP_HUGEPAGES=$(($(avail) + 4))/" "$cfg"

@@ -58,18 +58,14 @@ t2s=$(misses model:ultrasparc-t2 1)
 test_expect_success "T2: the shared context cuts the misses ($t2n -> $t2s)" 'test "$t2s" -lt "$t2n"'
 test_expect_success "T2 shared: only the 69 compulsory misses" 'test_is "$t2s" 69'
 test_expect_success "Zen 2 (asid): the shared context changes nothing" 'test_is "$(misses model:amd-zen2 1)" "$(misses model:amd-zen2 0)"'
-test_expect_success "the summary names the axes" - <<-\EOT
-	grep -q '^backend=model:ultrasparc-t2 sharedctx=1 .* 69 (n= 4)' "$TMPD/out"
-EOT
+test_expect_success "the summary names the axes" 'grep -q "^backend=model:ultrasparc-t2 sharedctx=1 .* 69 (n= 4)" "$TMPD/out"'
 
 if command -v gnuplot >/dev/null 2>&1; then
 	rc=0
 	"$top/report/mkreport" --db "$db" --out "$TMPD/rep" >/dev/null 2>"$TMPD/err" || rc=$?
 	test_expect_success "mkreport on the model sweep exits 0" 'test_is "$rc" 0'
 	test_expect_success "the TLB designs plot is drawn" 'test -s "$TMPD/rep/designs.svg"'
-	test_expect_success "the designs table has T2 with a shared context: 69 walks" - <<-\EOT
-		grep -q '^ultrasparc-t2 shared	2	69	' "$TMPD/rep/data/designs-table.tsv"
-	EOT
+	test_expect_success "the designs table has T2 with a shared context: 69 walks" 'grep -q "^ultrasparc-t2 shared	2	69	" "$TMPD/rep/data/designs-table.tsv"'
 	test_expect_success "one line per preset and shared context" - <<-\EOT
 		test_is "$(grep -c '^"' "$TMPD/rep/data/designs.dat")" 4
 	EOT
@@ -96,9 +92,7 @@ rc=0
 rc2=0
 "$top/scripts/nightly" --db "$db" --label nightly-20261202 "$TMPD/model" >"$TMPD/out2" 2>&1 || rc2=$?
 test_expect_success "two nightly model sweeps: exit 0 and 0" 'test_is "$rc $rc2" "0 0"'
-test_expect_success "the second night finds no change" - <<-\EOT
-	grep -q '^nightly: no regression' "$TMPD/out2"
-EOT
+test_expect_success "the second night finds no change" 'grep -q "^nightly: no regression" "$TMPD/out2"'
 
 # Model cells run in parallel (up to nproc, SWEEP_JOBS); what is stored
 # must not depend on it: the same sweep one cell at a time and four at a
@@ -133,9 +127,7 @@ bad() { # NAME CONFIG-LINES...
 	test_expect_success "$name: usage error" 'test_is "$rc" 2'
 }
 bad "an unknown SWEEP_COMMAND" 'SWEEP_COMMAND=simulate' 'SWEEP_AXES="tasks"' 'SWEEP_TASKS="2"'
-test_expect_success "it says what is allowed" - <<-\EOT
-	grep -q 'SWEEP_COMMAND must be run' "$TMPD/err"
-EOT
+test_expect_success "it says what is allowed" 'grep -q "SWEEP_COMMAND must be run" "$TMPD/err"'
 bad "a flag axis with another value" 'SWEEP_COMMAND=sim' 'SWEEP_AXES="sharedctx"' 'SWEEP_SHAREDCTX="yes"'
 test_expect_success "it names the axis and the value" - <<-\EOT
 	grep -q "axis 'sharedctx' takes on or off, not 'yes'" "$TMPD/err"
@@ -143,7 +135,5 @@ EOT
 bad "the layout axis in a model sweep" 'SWEEP_COMMAND=sim' 'SWEEP_AXES="layout"' 'SWEEP_LAYOUT="4k"'
 rc=0
 "$top/scripts/sweep" --dry-run tlb-designs >"$TMPD/dry" 2>&1 || rc=$?
-test_expect_success "the shipped tlb-designs config plans 5 x 2 x 3 cells x 2 passes" - <<-\EOT
-	test_is "$rc:$(grep -c ' sim ' "$TMPD/dry")" "0:60"
-EOT
+test_expect_success "the shipped tlb-designs config plans 5 x 2 x 3 cells x 2 passes" 'test_is "$rc:$(grep -c " sim " "$TMPD/dry")" "0:60"'
 test_done

@@ -29,9 +29,7 @@ page="$TMPD/out/index.html"
 test_expect_success "report written" 'test -s "$page"'
 total=$(grep -c '<img ' "$page")
 chromium_run "$page" --dump-dom >"$TMPD/dom" 2>"$TMPD/log" || true
-test_expect_success "the browser loaded the page" - <<-\EOT
-	grep -q '<h1>sgabench report</h1>' "$TMPD/dom"
-EOT
+test_expect_success "the browser loaded the page" 'grep -q "<h1>sgabench report</h1>" "$TMPD/dom"'
 test_expect_success "every plot loaded with a natural width > 0" - <<-\EOT
 	test_is "$(sed -n 's/.*data-images="\([0-9]*\/[0-9]*\)".*/\1/p' "$TMPD/dom")" "$total/$total"
 EOT
@@ -65,7 +63,5 @@ chromium_run "$TMPD/bad/index.html" --dump-dom >"$TMPD/bad.dom" 2>"$TMPD/bad.log
 test_expect_success "control: a missing plot is counted" - <<-\EOT
 	sh -c "grep -q 'data-images=\"$((total - 1))/$total\"' '$TMPD/bad.dom'"
 EOT
-test_expect_success "control: a script error reaches the console log" - <<-\EOT
-	grep -q ':CONSOLE.*Uncaught' "$TMPD/bad.log"
-EOT
+test_expect_success "control: a script error reaches the console log" 'grep -q ":CONSOLE.*Uncaught" "$TMPD/bad.log"'
 test_done

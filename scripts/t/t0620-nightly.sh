@@ -48,15 +48,9 @@ EOT
 rc=0
 "$top/scripts/nightly" --db "$db" --label nightly-20261127 "$TMPD/cfg" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
 test_expect_success "unchanged code: exit 0" 'test_is "$rc" 0'
-test_expect_success "it says so" - <<-\EOT
-	grep -q '^nightly: no regression' "$TMPD/out"
-EOT
-test_expect_success "it prints the verdict table" - <<-\EOT
-	grep -q 'tasks=2 first-touch-faults .* no-change' "$TMPD/out"
-EOT
-test_expect_success "it compared against the 7 nights" - <<-\EOT
-	grep -q 'baseline  last-7-nights = nightly-20261126 .* nightly-20261120' "$TMPD/out"
-EOT
+test_expect_success "it says so" 'grep -q "^nightly: no regression" "$TMPD/out"'
+test_expect_success "it prints the verdict table" 'grep -q "tasks=2 first-touch-faults .* no-change" "$TMPD/out"'
+test_expect_success "it compared against the 7 nights" 'grep -q "baseline  last-7-nights = nightly-20261126 .* nightly-20261120" "$TMPD/out"'
 test_expect_success "tonight's runs are stored" - <<-\EOT
 	test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM run WHERE label = 'nightly-20261127'")" 8
 EOT
@@ -71,12 +65,8 @@ sqlite3 "$TMPD/reg.db" "UPDATE metric SET value = value * 0.8 WHERE name = 'firs
 rc=0
 "$top/scripts/nightly" --db "$TMPD/reg.db" --label nightly-20261127 --no-sweep "$TMPD/cfg" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
 test_expect_success "regression injected into history: exit 1" 'test_is "$rc" 1'
-test_expect_success "it says so" - <<-\EOT
-	grep -q '^nightly: confirmed regression' "$TMPD/out"
-EOT
-test_expect_success "the verdict names the cell and metric" - <<-\EOT
-	grep -q 'tasks=2 first-touch-faults .* 1.2500 .* regression' "$TMPD/out"
-EOT
+test_expect_success "it says so" 'grep -q "^nightly: confirmed regression" "$TMPD/out"'
+test_expect_success "the verdict names the cell and metric" 'grep -q "tasks=2 first-touch-faults .* 1.2500 .* regression" "$TMPD/out"'
 test_expect_success "the noisy metric stays quiet" - <<-\EOT
 	sh -c "! grep -q 'jitter .* regression' '$TMPD/out'"
 EOT
@@ -85,9 +75,7 @@ EOT
 rc=0
 FAIL_TASKS=2 "$top/scripts/nightly" --db "$TMPD/reg.db" --label nightly-20261128 "$TMPD/cfg" >/dev/null 2>"$TMPD/err" || rc=$?
 test_expect_success "a crashing run: exit 2 (even with a regression in history)" 'test_is "$rc" 2'
-test_expect_success "it says it is a harness error" - <<-\EOT
-	grep -q 'harness error' "$TMPD/err"
-EOT
+test_expect_success "it says it is a harness error" 'grep -q "harness error" "$TMPD/err"'
 rc=0
 "$top/scripts/nightly" --db "$db" --label nightly-19990101 --no-sweep "$TMPD/cfg" >/dev/null 2>&1 || rc=$?
 test_expect_success "no runs under the label: exit 2" 'test_is "$rc" 2'

@@ -19,8 +19,6 @@ test_expect_success UNPRIVILEGED_REACH "no hugepages (not root): exit 2" - <<-\E
 		"$REACH/scripts/nightly" --db "$REACH/nobody/x.db" "$REACH/nobody/cfg" >/dev/null 2>"$TMPD/err" || rc=$?; } &&
 	test_is "$rc" 2
 EOT
-test_expect_success UNPRIVILEGED_REACH "with the fix" - <<-\EOT
-	grep -q 'scripts/hugepages reserve 999999' "$TMPD/err"
-EOT
+test_expect_success UNPRIVILEGED_REACH "with the fix" 'grep -q "scripts/hugepages reserve 999999" "$TMPD/err"'
 
 test_done

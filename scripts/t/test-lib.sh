@@ -172,7 +172,7 @@ test_lazy_prereq PERF_PARANOID2 '[ "$(cat /proc/sys/kernel/perf_event_paranoid)"
 	"kernel.perf_event_paranoid is below 2, so nothing is refused"
 test_lazy_prereq NO_PMU '[ -z "$(core_pmus)" ]' "this machine has a hardware PMU"
 test_lazy_prereq UNPRIVILEGED_REACH 'reach_check' \
-	"needs root, setpriv, and a scratch directory user 65534 can enter (TMPDIR=${TMPDIR:-/tmp} is not)"
+	"needs root and setpriv to switch to user 65534, and a scratch directory under TMPDIR=${TMPDIR:-/tmp} that user 65534 can enter"
 
 # core_pmus: the hardware PMUs the kernel lists (none in most VMs).
 core_pmus() {
@@ -305,9 +305,28 @@ need_hugepages() {
 	[ "$(hp_free)" -ge "$want" ]
 }
 
-# Count SysV shared memory segments.
+# Count SysV shared memory segments (of everyone on the machine).
 shm_count() {
 	tail -n +2 /proc/sysvipc/shm | wc -l
+}
+
+# shm_orphans: SysV segments whose creator is gone, a leak's signature
+# (sgabench marks its segment for removal once attached, so it vanishes with
+# its last user). Other jobs' live segments do not move this count.
+shm_orphans() {
+	awk 'NR > 1 { print $5 }' /proc/sysvipc/shm | {
+		n=0
+		while read -r pid; do
+			[ -d "/proc/$pid" ] || n=$((n + 1))
+		done
+		echo "$n"
+	}
+}
+
+# shm_count_by PID: the SysV segments process PID created that still exist;
+# unlike shm_count, not moved by other processes on the machine.
+shm_count_by() {
+	awk -v pid="$1" 'NR > 1 && $5 == pid { n++ } END { print n + 0 }' /proc/sysvipc/shm
 }
 
 # ---- running as another user -------------------------------------------------
@@ -330,10 +349,15 @@ reach_check() {
 
 # reach_copy PATH...: copy PATHs (relative to the checkout: scripts,
 # bench/sgabench, ...) under $REACH, readable and executable by everyone.
+# bench/sgabench is the binary under test, $SGABENCH.
 reach_copy() {
 	for p in "$@"; do
 		mkdir -p "$REACH/$(dirname "$p")"
-		cp -R "$top/$p" "$REACH/$p"
+		if [ "$p" = bench/sgabench ]; then
+			cp "$SGABENCH" "$REACH/$p"
+		else
+			cp -R "$top/$p" "$REACH/$p"
+		fi
 	done
 	chmod -R a+rX "$REACH"
 }
