@@ -81,7 +81,7 @@ rc=0
 test_expect_success "no runs under the label: exit 2" 'test_is "$rc" 2'
 rc=0
 SGABENCH_BIN=/nonexistent "$top/scripts/nightly" --db "$db" "$TMPD/cfg" >/dev/null 2>&1 || rc=$?
-test_expect_success "no sgabench binary: exit 2" 'test_is "$rc" 2'
+test_expect_success "no sgabench binary: exit 3 (a missing resource)" 'test_is "$rc" 3'
 rc=0
 "$top/scripts/nightly" --db "$db" no-such-config >/dev/null 2>&1 || rc=$?
 test_expect_success "an unknown config: exit 2" 'test_is "$rc" 2'

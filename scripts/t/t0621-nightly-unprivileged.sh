@@ -8,7 +8,7 @@
 
 # As user 65534, from copies that user can reach (the checkout may be in a
 # directory only root can enter).
-test_expect_success UNPRIVILEGED_REACH "no hugepages (not root): exit 2" - <<-\EOT
+test_expect_success UNPRIVILEGED_REACH "no hugepages (not root): exit 3, a missing resource" - <<-\EOT
 	reach_copy scripts bench/sgabench scripts/t/fixtures/sgabench-run-double &&
 	mkdir -p "$REACH/nobody" &&
 	chmod 777 "$REACH/nobody" &&
@@ -17,7 +17,7 @@ test_expect_success UNPRIVILEGED_REACH "no hugepages (not root): exit 2" - <<-\E
 	{ as_nobody env HOME="$REACH/nobody" SGABENCH_BIN="$REACH/scripts/t/fixtures/sgabench-run-double" \
 		REAL_SGABENCH="$REACH/bench/sgabench" \
 		"$REACH/scripts/nightly" --db "$REACH/nobody/x.db" "$REACH/nobody/cfg" >/dev/null 2>"$TMPD/err" || rc=$?; } &&
-	test_is "$rc" 2
+	test_is "$rc" 3
 EOT
 test_expect_success UNPRIVILEGED_REACH "with the fix" 'grep -q "scripts/hugepages reserve 999999" "$TMPD/err"'
 
