@@ -117,9 +117,10 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		goto out;
 	}
 	/* Open the store first: a bad --db fails before any work is done. */
-	if (!o->no_store && store_open(o->db, &db)) {
-		ret = EX_FAIL;
-		goto out;
+	if (!o->no_store) {
+		ret = store_open(o->db, &db);
+		if (ret)
+			goto out;
 	}
 	ret = be->run(plan, &si, &r, err, sizeof(err));
 	if (ret && !r.status[0]) {

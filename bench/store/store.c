@@ -65,7 +65,8 @@ int store_migrate(struct store *s)
 	if (have > want) {
 		error("database schema version %d is newer than this sgabench knows (%d)", have, want);
 		hint("use a newer sgabench, or another --db");
-		goto fail;
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -EPROTONOSUPPORT;
 	}
 	for (int v = have; v < want; v++) {
 		if (store_exec(s, store_migrations[v]))
@@ -107,11 +108,25 @@ static int open_common(const char *path, int flags, struct store **out)
 	}
 
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
-		error("cannot open database '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		char dir[4096], *slash;
+		struct stat st;
+		int missing_dir;
+
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+		missing_dir = stat(dir, &st) != 0;
+		error("cannot open database '%s': %s", path,
+		      missing_dir ? "its directory does not exist" : db ? sqlite3_errmsg(db) : "out of memory");
+		if (missing_dir)
+			hint("create it first: mkdir -p '%s'", dir);
 		sqlite3_close(db);
 		free(s->path);
 		free(s);
-		return EX_FAIL;
+		return missing_dir ? EX_RESOURCE : EX_FAIL;
 	}
 	sqlite3_busy_timeout(db, STORE_BUSY_MS);
 	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
@@ -150,11 +165,17 @@ int store_open(const char *path, struct store **out)
 	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s);
 	if (ret)
 		return ret;
-	if (set_wal(s) ||
-	    store_exec(s, "PRAGMA synchronous = NORMAL") || store_migrate(s)) {
+	if (set_wal(s) || store_exec(s, "PRAGMA synchronous = NORMAL")) {
 		error("cannot use database '%s'", path);
 		store_close(s);
 		return EX_FAIL;
+	}
+	ret = store_migrate(s);
+	if (ret) {
+		error("cannot use database '%s'", path);
+		store_close(s);
+		/* a newer schema: a newer sgabench is the missing resource, as for 'runs' */
+		return ret == -EPROTONOSUPPORT ? EX_RESOURCE : EX_FAIL;
 	}
 	*out = s;
 	return 0;

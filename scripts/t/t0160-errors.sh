@@ -63,11 +63,24 @@ test_expect_success !ROOT "unwritable database: exit 1" - <<-\EOT
 	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/ro/x.db" &&
 	test_is "$rc" 1
 EOT
-test_expect_success ROOT "database in a missing directory: exit 1" - <<-\EOT
+test_expect_success "database in a missing directory: exit 3, with the mkdir that fixes it" - <<-\EOT
 	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/not-a-dir/deeper/x.db" &&
-	test_is "$rc" 1
+	test_is "$rc" 3 &&
+	grep -q "mkdir -p '$TMPD/not-a-dir/deeper'" "$TMPD/err"
 EOT
 test_expect_success ROOT "database error names the path" 'grep -q "cannot open database" "$TMPD/err"'
+test_expect_success "run on a database from a newer sgabench: exit 3, as runs does" - <<-\EOT
+	run_sga run --page-size 4k --sga-size 8m --tasks 1 --rounds 1 --db "$TMPD/newer.db" &&
+	test_is "$rc" 0 &&
+	sqlite3 "$TMPD/newer.db" "PRAGMA user_version = 999" &&
+	run_sga run --page-size 4k --sga-size 8m --tasks 1 --rounds 1 --db "$TMPD/newer.db" &&
+	test_is "$rc" 3 &&
+	grep -q "newer than this sgabench" "$TMPD/err" &&
+	run_sga runs --db "$TMPD/newer.db" &&
+	test_is "$rc" 3 &&
+	run_sga sim --rounds 1 --db "$TMPD/newer.db" &&
+	test_is "$rc" 3
+EOT
 echo "not sqlite" > "$TMPD/junk.db"
 run_sga run --page-size 4k --sga-size 8m --db "$TMPD/junk.db"
 test_expect_success "a file that is not a database: exit 1" 'test_is "$rc" 1'
