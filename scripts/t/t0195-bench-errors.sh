@@ -18,13 +18,14 @@ echo "sgabench: error: run: refused by the test double; as root: sysctl -w vm.hu
 exit 3
 EOF2
 printf '#!/bin/sh\necho "touch loop figures"\n' >"$copy/build/micro/touchbench"
-chmod +x "$copy/bench/sgabench" "$copy/build/micro/touchbench"
+printf '#!/bin/sh\necho "store figures"\n' >"$copy/build/micro/storebench"
+chmod +x "$copy/bench/sgabench" "$copy/build/micro/touchbench" "$copy/build/micro/storebench"
 rc=0
 sh "$copy/scripts/bench" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
 test_expect_success 'a refused run: exit 3' 'test_is "$rc" 3'
 test_expect_success 'the figure says it was not measured, with the error' - <<-\EOT
 	sed -n '/^== sgabench run/,/^$/p' "$TMPD/out" | grep -qx "not measured: sgabench: error: run: refused by the test double; as root: sysctl -w vm.hugetlb_shm_group=0"
 EOT
-test_expect_success 'the other figures are still there' 'grep -qx "touch loop figures" "$TMPD/out"'
+test_expect_success 'the other figures are still there' 'grep -qx "touch loop figures" "$TMPD/out" && grep -qx "store figures" "$TMPD/out"'
 test_expect_success 'the last message says a figure is missing' 'tail -n 1 "$TMPD/err" | grep -q "a figure was not measured (the first failed run had status 3)"'
 test_done
