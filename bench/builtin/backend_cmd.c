@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "builtin/builtin.h"
 #include "lib/backend.h"
 #include "lib/log.h"
@@ -16,6 +15,7 @@
 #include "machine/sysinfo.h"
 #include "output/output.h"
 #include "store/store.h"
+#include "lib/clock.h"
 
 /* Where the shared rows' fields start in the parse block: after the backend's configuration. */
 #define OUT_ALIGN 16
@@ -44,14 +44,6 @@ static const struct opt out_rows[] = {
 const struct opt *builtin_out_rows(void)
 {
 	return out_rows;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Print the result of one run in the format asked for. */
@@ -87,7 +79,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	struct store *db = NULL;
 	void *plan = NULL;
 	int64_t run_id = 0;
-	double t0 = now_s();
+	double t0 = clock_now_s();
 	int ret, run_ret, sret = 0;
 
 	if (!blk)
@@ -131,7 +123,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		goto out;
 	}
 	if (be->wall_metric) {
-		r.wall_s = now_s() - t0;
+		r.wall_s = clock_now_s() - t0;
 		if (!strcmp(r.status, "ok"))
 			result_set_metric(&r, "wall-s", r.wall_s);
 	}

@@ -22,6 +22,7 @@
 #include "native/sharedctx.h"
 #include "store/store.h"
 #include "machine/sysinfo.h"
+#include "lib/clock.h"
 
 #define NROWS 7
 
@@ -82,14 +83,6 @@ static const struct opt table_opts[] = {
 	  .help = "tag stored with the runs" },
 	{ NULL },
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Why the native backend cannot produce the whole table here, or NULL if it can. */
 static const char *native_reason(const struct sysinfo *si, int *can_count)
@@ -337,7 +330,7 @@ int cmd_table(int argc, char **argv)
 		if (ret)
 			return ret;
 	}
-	t0 = now_s();
+	t0 = clock_now_s();
 	if (native) {
 		backend = "native";
 		ret = native_rows(&tc, &si, db ? path : NULL, 1, normal, shared, why, sizeof(why));
@@ -354,7 +347,7 @@ int cmd_table(int argc, char **argv)
 		if (beside && !native_rows(&tc, &si, db ? path : NULL, 0, nat, unused, why, sizeof(why)))
 			why[0] = '\0';
 	}
-	secs = now_s() - t0;
+	secs = clock_now_s() - t0;
 	slope = slope_of(normal);
 	ok_slope = slope >= PUB_SLOPE * 0.9 && slope <= PUB_SLOPE * 1.1;
 	ok_flat = shared[NROWS - 1] < 0.01 * normal[NROWS - 1];

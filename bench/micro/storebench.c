@@ -20,20 +20,13 @@
 #include "lib/log.h"
 #include "machine/sysinfo.h"
 #include "store/store.h"
+#include "lib/clock.h"
 
 #define NTASKS 8
 #define NEVENTS 10
 #define NCELLS 50
 #define NNIGHTS 20
 #define BIG 10000
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -132,7 +125,7 @@ static double writers(const char *dir, const struct sysinfo *si, int nw, long n,
 	snprintf(path, sizeof(path), "%s/w%d-%d.db", dir, nw, rep);
 	if (store_runs(path, si, 0, 0))	/* create the schema outside the timing */
 		return -1;
-	t0 = now();
+	t0 = clock_now_s();
 	for (int w = 0; w < nw; w++) {
 		pid_t p = fork();
 
@@ -147,7 +140,7 @@ static double writers(const char *dir, const struct sysinfo *si, int nw, long n,
 		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			bad = 1;
 	}
-	return bad ? -1 : (double)(n / nw * nw) / (now() - t0);
+	return bad ? -1 : (double)(n / nw * nw) / (clock_now_s() - t0);
 }
 
 /* Seconds one builtin takes with its output thrown away; *rc gets its exit status. */
@@ -160,10 +153,10 @@ static double timed(int (*fn)(int, char **), char **argv, int *rc)
 		argc++;
 	fflush(stdout);
 	dup2(null, 1);
-	t0 = now();
+	t0 = clock_now_s();
 	*rc = fn(argc, argv);
 	fflush(stdout);
-	t0 = now() - t0;
+	t0 = clock_now_s() - t0;
 	dup2(so, 1);
 	close(so);
 	close(null);

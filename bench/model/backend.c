@@ -15,6 +15,7 @@
 #include "model/backend.h"
 #include "model/simrun.h"
 #include "workloads/workload.h"
+#include "lib/clock.h"
 
 #define O(f) offsetof(struct sim_cfg, f)
 
@@ -91,14 +92,6 @@ struct model_plan {
 	struct model_run r;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Build the machine and the run (simrun.c); `--machine list` prints and is done. */
 static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan, char *err,
 			 size_t errlen)
@@ -158,7 +151,7 @@ static void fmt_eta(double s, char *buf, size_t len)
 static void show_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct progress *p = arg;
-	double now = now_s(), el = now - p->t0, rate = el > 0 ? (double)done / el : 0;
+	double now = clock_now_s(), el = now - p->t0, rate = el > 0 ? (double)done / el : 0;
 	char eta[32];
 
 	if (el < p->after || now - p->last < (p->tty ? 0.5 : 5))
@@ -178,7 +171,7 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 {
 	struct model_plan *p = plan;
 	struct model_stats st;
-	double t0 = now_s();
+	double t0 = clock_now_s();
 	clock_t cpu0 = clock();
 	int ret;
 	struct progress prog = { .t0 = t0, .after = p->cfg.progress > 0 ? 1 : 2, .tty = isatty(2) };
@@ -195,7 +188,7 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 		snprintf(err, errlen, "the model failed: %s", strerror(-ret));
 		return EX_FAIL;
 	}
-	ret = sim_result(&p->m, &p->r, &st, now_s() - t0, res);
+	ret = sim_result(&p->m, &p->r, &st, clock_now_s() - t0, res);
 	if (!ret)
 		result_set_metric(res, "model-cpu-s", (double)(clock() - cpu0) / CLOCKS_PER_SEC);
 	model_stats_free(&st);

@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "lib/clock.h"
 #include "native/barrier.h"
 #include "lib/log.h"
 #include "native/native.h"
@@ -83,9 +84,6 @@ extern volatile sig_atomic_t got_signal;
 
 /* Record the signal for the parent's watch (a sigaction handler). */
 void on_signal(int sig);
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t now_ns(void);
 
 /* The value in kB of "key:" in a /proc file such as /proc/meminfo, or -1. */
 int64_t read_kb(const char *path, const char *key);

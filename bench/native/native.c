@@ -35,13 +35,6 @@ void on_signal(int sig)
 	got_signal = sig;
 }
 
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * The windows and the test knob: how many windows are stored one by one,
@@ -241,7 +234,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	w.n = nproc;
 	w.pl = pl;
 	if (c->timeout)
-		w.deadline = now_ns() + c->timeout * 1000000000ull;
+		w.deadline = clock_now_ns() + c->timeout * 1000000000ull;
 
 	got_signal = 0;
 	sigemptyset(&sa.sa_mask);
@@ -256,7 +249,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	info(2, "sga: %s", pl->sga.desc);
 
 	fflush(NULL);
-	t_fork = now_ns();
+	t_fork = clock_now_ns();
 	for (unsigned i = 0; i < nproc; i++) {
 		pid_t pid = fork();
 
@@ -274,7 +267,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 		w.pids[i] = pid;
 	}
 	if (!w.status && !barrier_wait(&pl->ctl->bar, parent_poll, &w)) {	/* 1 */
-		startup = now_ns() - t_fork;
+		startup = clock_now_ns() - t_fork;
 		if (!barrier_wait(&pl->ctl->bar, parent_poll, &w) &&		/* 2 */
 		    !barrier_wait(&pl->ctl->bar, parent_poll, &w)) {		/* 3 */
 			pt_after = read_kb("/proc/meminfo", "PageTables");

@@ -60,7 +60,7 @@ int parent_poll(void *arg)
 		snprintf(w->why, sizeof(w->why), "interrupted by %s", strsignal(got_signal));
 		return 1;
 	}
-	if (w->deadline && now_ns() > w->deadline) {
+	if (w->deadline && clock_now_ns() > w->deadline) {
 		w->status = EX_FAIL;
 		snprintf(w->why, sizeof(w->why), "timed out after %llu s (--timeout)",
 			 (unsigned long long)w->pl->cfg->timeout);

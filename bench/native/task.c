@@ -178,9 +178,9 @@ static int timed_windows(struct plan *pl, unsigned t, char *base, size_t off, st
 	for (unsigned step = 0; !done; step++) {
 		uint64_t *slot = pl->cal_ns + (step % 2) * c->tasks, longest = 0;
 
-		t0 = now_ns();
+		t0 = clock_now_ns();
 		sum += run_window(pl, base, off, s, idx, nidx, cap, reps);
-		slot[t] = now_ns() - t0;
+		slot[t] = clock_now_ns() - t0;
 		if (barrier_wait(&ctl->tbar, tbar_poll, pl))
 			return -1;
 		for (unsigned u = 0; u < c->tasks; u++)
@@ -195,16 +195,16 @@ static int timed_windows(struct plan *pl, unsigned t, char *base, size_t off, st
 			return -1;
 		uint64_t done_reps = reps;
 
-		t0 = now_ns();
+		t0 = clock_now_ns();
 		perf_enable(ps);
 		sum += run_window(pl, base, off, s, idx, nidx, cap, reps);
 		/* the calibration can overshoot the speed: top up to the time, one sequence at a time */
-		while (c->min_window_ns && now_ns() - t0 < c->min_window_ns && done_reps < pl->reps_cap) {
+		while (c->min_window_ns && clock_now_ns() - t0 < c->min_window_ns && done_reps < pl->reps_cap) {
 			sum += run_window(pl, base, off, s, idx, nidx, cap, 1);
 			done_reps++;
 		}
 		perf_disable(ps);
-		t1 = now_ns();
+		t1 = clock_now_ns();
 		perf_read(ps, wr->ev);
 		perf_check_dead(pl->specs, wr->ev, pl->nspec);
 		wr->accesses = done_reps * c->rounds * pl->ws_pages;
@@ -283,18 +283,18 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	/* Fault in (copy-on-write after fork) the private pages first touch
 	 * uses, so first-touch-faults counts SGA pages only. */
 	(void)minflt(c->threads);
-	(void)now_ns();
+	(void)clock_now_ns();
 	if (c->first_touch == FIRST_TOUCH_SERIAL &&
 	    turn_wait(&ctl->ft_turn, t, &ctl->bar, task_poll, pl))
 		goto fail_perf;
 	f0 = minflt(c->threads);
-	t0 = now_ns();
+	t0 = clock_now_ns();
 	if (c->measure == MEASURE_FIRST_TOUCH)
 		perf_enable(&ps);
 	touch_first(base, pl->ws_pages, 1ull << pl->shift, off);
 	if (c->measure == MEASURE_FIRST_TOUCH) {
 		perf_disable(&ps);
-		t1 = now_ns();
+		t1 = clock_now_ns();
 		tr->accesses = pl->ws_pages;
 		tr->window_ns = t1 - t0;
 	}
@@ -311,11 +311,11 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 		if (c->measure == MEASURE_WINDOW) {
 			uint64_t sum;
 
-			t0 = now_ns();
+			t0 = clock_now_ns();
 			perf_enable(&ps);
 			sum = run_window(pl, base, off, &s, idx, nidx, cap, 1);
 			perf_disable(&ps);
-			t1 = now_ns();
+			t1 = clock_now_ns();
 			__atomic_fetch_add(&ctl->sink, sum, __ATOMIC_RELAXED);
 			tr->accesses = total;
 			tr->window_ns = t1 - t0;
