@@ -14,9 +14,9 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(DEVELOPER),1)
 WARN    += -Werror
 endif
-PKGS    := sqlite3 numa
+PKGS    := sqlite3 numa libpq
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma -lpq)
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
              -Ibench -I. -DSGA_VERSION='"$(VERSION)"' -MMD -MP

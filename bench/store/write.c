@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "machine/sysinfo.h"
 #include "store/internal.h"
+#include "store/pg.h"
 
 void store_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -24,6 +25,9 @@ sqlite3_stmt *store_prepare(struct store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 
+	/* Every reader and writer not ported to PostgreSQL ends here. */
+	if (store_pg_unported(s, "this query"))
+		return NULL;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		error("database: %s", sqlite3_errmsg(s->db));
 		return NULL;
@@ -237,6 +241,8 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 	int ok = !r->status[0] || strcmp(r->status, "ok") == 0;
 	int64_t machine_id, id = 0;
 
+	if (s->pg)
+		return pg_put_run(s, si, m, r, run_id);
 	if (store_exec(s, "BEGIN IMMEDIATE"))
 		return -1;
 	if (put_machine(s, si, &machine_id) ||
