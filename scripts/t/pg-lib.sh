@@ -34,9 +34,11 @@ pg_start() {
 	PG_DIR=$(mktemp -d /tmp/sgabench-pg.XXXXXX) || { pg_why="mktemp failed"; return 1; }
 	test_atexit pg_stop
 	PG_SOCK=$PG_DIR/sock
-	mkdir "$PG_SOCK" && printf '%s\n' "$PG_PASSWORD" >"$PG_DIR/pw" &&
-		chown -R postgres:postgres "$PG_DIR" && chmod 700 "$PG_DIR" && chmod 711 "$PG_DIR" ||
-		{ pg_why="cannot prepare $PG_DIR"; return 1; }
+	if ! { mkdir "$PG_SOCK" && printf '%s\n' "$PG_PASSWORD" >"$PG_DIR/pw" &&
+		chown -R postgres:postgres "$PG_DIR" && chmod 711 "$PG_DIR"; }; then
+		pg_why="cannot prepare $PG_DIR"
+		return 1
+	fi
 	if ! pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres --pwfile="$PG_DIR/pw" \
 		--auth=scram-sha-256 -E UTF8 --locale=C >"$PG_DIR/initdb.log" 2>&1; then
 		pg_why="initdb failed: $(tail -n 1 "$PG_DIR/initdb.log")"
@@ -48,9 +50,11 @@ pg_start() {
 		pg_why="pg_ctl start failed: $(tail -n 1 "$PG_DIR/server.log" 2>/dev/null)"
 		return 1
 	fi
-	psql_pg "CREATE ROLE sgabench LOGIN PASSWORD '$PG_PASSWORD'" &&
-		psql_pg "CREATE DATABASE sgabench OWNER sgabench" ||
-		{ pg_why="cannot create the role and database"; return 1; }
+	if ! { psql_pg "CREATE ROLE sgabench LOGIN PASSWORD '$PG_PASSWORD'" &&
+		psql_pg "CREATE DATABASE sgabench OWNER sgabench"; }; then
+		pg_why="cannot create the role and database"
+		return 1
+	fi
 	PG_URI="postgresql://sgabench:$PG_PASSWORD@/sgabench?host=$PG_SOCK"
 }
 
