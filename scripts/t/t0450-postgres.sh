@@ -18,6 +18,8 @@ sdb=$TMPD/s.db
 # q SQL: one value from the sgabench database, as the superuser.
 q() { psql_pg "$1" sgabench; }
 
+# Fields of a run's JSON that are the command's own, not the run's.
+own='del(.command, .machine, .time)'
 # Fields of a run's JSON that depend on the clock or the database, not on
 # the stored values.
 volatile='del(.command, .machine, .uuid, .db, .time, .started_at, .wall_s,
@@ -39,8 +41,8 @@ test_expect_success 'sim stores on PostgreSQL and show reads back what it printe
 	test_is "$rc" 0 && cp "$TMPD/out" "$TMPD/sim.json" &&
 	uuid=$(jq -r .uuid "$TMPD/sim.json") &&
 	run_sga show --db "$PG_URI" "$uuid" --json && test_is "$rc" 0 &&
-	test_is "$(jq -S "del(.command, .machine)" "$TMPD/out")" \
-		"$(jq -S "del(.command, .machine)" "$TMPD/sim.json")" &&
+	test_is "$(jq -S "$own" "$TMPD/out")" \
+		"$(jq -S "$own" "$TMPD/sim.json")" &&
 	cp "$TMPD/out" "$TMPD/pg-show.json"
 '
 
@@ -63,8 +65,8 @@ test_expect_success 'a native run stores on PostgreSQL and show reads it back' '
 	run_sga run --tasks 2 --sga-size 8m --page-size 4k --db "$PG_URI" --json &&
 	test_is "$rc" 0 && cp "$TMPD/out" "$TMPD/run.json" &&
 	run_sga show --db "$PG_URI" "$(jq -r .uuid "$TMPD/run.json")" --json && test_is "$rc" 0 &&
-	test_is "$(jq -S "del(.command, .machine)" "$TMPD/out")" \
-		"$(jq -S "del(.command, .machine)" "$TMPD/run.json")"
+	test_is "$(jq -S "$own" "$TMPD/out")" \
+		"$(jq -S "$own" "$TMPD/run.json")"
 '
 
 test_expect_success '8 concurrent writers with their own fingerprints: every run lands once' - <<\EOT
@@ -95,7 +97,13 @@ EOT
 
 test_expect_success 'SGABENCH_DB selects the server when --db is not given' '
 	SGABENCH_DB=$PG_URI "$SGABENCH" runs --limit 1000 --json >"$TMPD/out" &&
-	test_is "$(jq length "$TMPD/out")" "$(q "SELECT COUNT(*) FROM run")"
+	test_is "$(jq length "$TMPD/out")" "$(q "SELECT COUNT(*) FROM run")" &&
+	test_is "$(jq length "$TMPD/out")" 34
+'
+
+test_expect_success 'a postgres:// URI selects the server too' '
+	run_sga runs --limit 1000 --json --db "postgres://${PG_URI#postgresql://}" &&
+	test_is "$rc" 0 && test_is "$(jq length "$TMPD/out")" 34
 '
 
 test_expect_success 'db check on the server: exit 0, its row counts' '
