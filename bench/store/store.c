@@ -43,7 +43,7 @@ const char *store_resolve(const char *path)
 
 const char *store_display(const char *path, char *buf, size_t len)
 {
-	const char *at, *colon, *start;
+	const char *at, *colon, *slash, *start;
 
 	path = store_resolve(path);
 	if (!store_is_pg_uri(path))
@@ -51,7 +51,9 @@ const char *store_display(const char *path, char *buf, size_t len)
 	start = strstr(path, "://") + 3;
 	at = strchr(start, '@');
 	colon = strchr(start, ':');
-	if (!at || !colon || colon > at || strchr(start, '/') < at)
+	slash = strchr(start, '/');
+	/* Only user:password@ before the host has a password to hide. */
+	if (!at || !colon || colon > at || (slash && slash < at))
 		return path;
 	snprintf(buf, len, "%.*s:***%s", (int)(colon - path), path, at);
 	return buf;
