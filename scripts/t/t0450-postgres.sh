@@ -1,7 +1,8 @@
 #!/bin/sh
 # t0450: the PostgreSQL engine against a real server the test starts itself
 # (pg-lib.sh: initdb and pg_ctl as postgres, Unix socket only, stopped at
-# exit): two first migrations at once, sim and run stored and read back
+# exit): two first migrations at once, 4 writers on a fresh database, sim
+# and run stored and read back
 # with the same values as on SQLite, 8 concurrent writers with their own
 # fingerprints, SGABENCH_DB, db check, a run that fails mid-way leaves
 # nothing, each connection error with its exit code, and the commands not
@@ -34,6 +35,22 @@ test_expect_success 'two first migrations of one fresh server at once both succe
 	test_is "$r1 $r2" "0 0" &&
 	test_is "$(q "SELECT COUNT(*) || ' ' || MAX(version) FROM sgabench_schema")" "1 1" &&
 	test_is "$(q "SELECT COUNT(*) FROM run")" 0
+EOT
+
+test_expect_success '4 writers storing into a fresh database at once: it migrates once, all land' - <<\EOT
+	psql_pg "CREATE DATABASE fresh OWNER sgabench" &&
+	fresh=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/fresh?|') &&
+	pids="" &&
+	for w in 1 2 3 4; do
+		"$SGABENCH" sim --tasks 2 --rounds 2 --db "$fresh" >/dev/null 2>"$TMPD/f.$w" &
+		pids="$pids $!"
+	done
+	fails=0
+	for p in $pids; do wait "$p" || fails=$((fails + 1)); done
+	cat "$TMPD"/f.*
+	test_is "$fails" 0 &&
+	test_is "$(psql_pg "SELECT COUNT(*) || ' ' || MAX(version) FROM sgabench_schema" fresh)" "1 1" &&
+	test_is "$(psql_pg "SELECT COUNT(*) || ' ' || (SELECT COUNT(*) FROM task) FROM run" fresh)" "4 8"
 EOT
 
 test_expect_success 'sim stores on PostgreSQL and show reads back what it printed' '
