@@ -3,9 +3,9 @@
 # (pg-lib.sh: initdb and pg_ctl as postgres, Unix socket only, stopped at
 # exit): two first migrations at once, 4 writers on a fresh database, sim
 # and run stored and read back with the same values as on SQLite, 8
-# concurrent writers with their own fingerprints, SGABENCH_DB, db check, a run that fails mid-way leaves
-# nothing, each connection error with its exit code, and the commands not
-# ported yet exit 3 saying so.
+# concurrent writers with their own fingerprints, SGABENCH_DB, db check, a
+# run that fails mid-way leaves nothing, each connection error with its
+# exit code, and the commands not ported yet exit 3 saying so.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 # shellcheck source=scripts/t/pg-lib.sh
