@@ -18,7 +18,10 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(DEVELOPER),1)
 WARN    += -Werror
 endif
-PKGS    := sqlite3 numa
+# libpq (PostgreSQL) in the host build; the static guest builds (CROSS)
+# leave it out and get store/pg_none.c, which says so.
+PKGS    := sqlite3 numa libpq
+NO_PG_SRC := bench/store/pg_none.c
 PKG_CONFIG ?= pkg-config
 B       := build
 SGABENCH := bench/sgabench
@@ -32,12 +35,15 @@ PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET)/pkgconfig pkg-config --stati
 B       := build/$(TRIPLET)
 SGABENCH := $(B)/sgabench
 LDFLAGS += -static
+PKGS    := sqlite3 numa
+NO_PG_SRC := bench/store/pg.c bench/store/pg_read.c bench/store/pg_write.c
+PG_FLAGS := -DSGA_NO_PG
 endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma $(if $(CROSS),,-lpq))
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
-             -Ibench -I. -DSGA_VERSION='"$(VERSION)"' -MMD -MP
+             $(PG_FLAGS) -Ibench -I. -DSGA_VERSION='"$(VERSION)"' -MMD -MP
 LDLIBS  := $(PKG_LIBS) -lpfm -lm -lpthread
 
 ifneq ($(V),1)
@@ -49,7 +55,7 @@ endif
 
 # Every folder of bench/ but tests/ and micro/ is library code (see README: Layout).
 LIB_DIRS := builtin lib machine native model store stats compare output
-LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard bench/$(d)/*.c)) $(wildcard workloads/*.c)
+LIB_SRC  := $(filter-out $(NO_PG_SRC),$(foreach d,$(LIB_DIRS),$(wildcard bench/$(d)/*.c))) $(wildcard workloads/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 MAIN_OBJ := $(B)/obj/bench/main.o
 TEST_SRC := $(wildcard bench/tests/t_*.c)

@@ -81,6 +81,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	int64_t run_id = 0;
 	double t0 = clock_now_s();
 	int ret, run_ret, sret = 0;
+	const char *shown = o->db;
 
 	if (!blk)
 		die(EX_RESOURCE, "out of memory");
@@ -109,11 +110,10 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		goto out;
 	}
 	/* Open the store first: a bad --db fails before any work is done. */
-	if (!o->no_store) {
-		ret = store_open(o->db, &db);
-		if (ret)
-			goto out;
-	}
+	if (!o->no_store && (ret = store_open(o->db, &db)) != 0)
+		goto out;
+	if (db)
+		shown = store_path(db);
 	ret = be->run(plan, &si, &r, err, sizeof(err));
 	if (ret && !r.status[0]) {
 		/* Refused before anything ran: nothing to store. */
@@ -144,14 +144,14 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	v.groups = nm.groups[0] ? nm.groups : NULL;
 	v.run_id = run_id;
 	/* Name the database only when the run is in it. */
-	v.db = db && !sret ? o->db : NULL;
+	v.db = db && !sret ? shown : NULL;
 	print_run(be, o, &v);
 	if (run_ret)
 		error("%s: %s", be->cmd, r.reason[0] ? r.reason : err);
 	/* Last, so it is the line a reader sees: what happened to the results. */
 	if (sret)
 		error("%s: measured and printed above, but not stored in '%s': nothing of this run "
-		      "was written (the database error is above)", be->cmd, o->db);
+		      "was written (the database error is above)", be->cmd, shown);
 out:
 	if (plan)
 		be->release(plan);

@@ -42,6 +42,8 @@ static int open_input(const char *path, const struct stat *outst, struct store *
 		hint("write the merge to a new file with -o");
 		return EX_USAGE;
 	}
+	if (store_unported(path, "db merge"))
+		return EX_RESOURCE;
 	if (store_probe_version(path, &ver) || ver < 1 || ver > store_schema_version()) {
 		error("db merge: '%s' has schema version %d; this sgabench knows 1..%d", path, ver,
 		      store_schema_version());
@@ -105,6 +107,10 @@ static int db_merge(int argc, char **argv)
 		error("db merge: %s", o.output ? "no input databases" : "-o OUT.db is required");
 		hint("sgabench db merge A.db B.db ... -o all.db");
 		ret = EX_USAGE;
+		goto out;
+	}
+	if (store_unported(o.output, "db merge")) {
+		ret = EX_RESOURCE;
 		goto out;
 	}
 	for (int i = 0; i < np; i++) {
@@ -189,6 +195,7 @@ static const struct opt check_tab[] = {
 static int db_check(int argc, char **argv)
 {
 	struct check_opts o = { .db = STORE_DEFAULT_PATH };
+	char shown[1024];
 	struct store_check c;
 	struct store *db;
 	struct json j;
@@ -198,15 +205,17 @@ static int db_check(int argc, char **argv)
 	ret = opt_parse(check_tab, &o, argc, argv, "db check", "[--db PATH] [--json]", NULL, NULL);
 	if (ret)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
-	if (store_open_ro(o.db, &db))
-		return EX_RESOURCE;
+	ret = store_open_ro(o.db, &db);
+	if (ret)
+		return ret == EX_USAGE ? EX_USAGE : EX_RESOURCE;
+	o.db = store_display(o.db, shown, sizeof(shown));
 	if (store_check(db, &c)) {
 		error("db check: reading '%s': %s", o.db, store_errmsg(db));
 		store_close(db);
 		return EX_FAIL;
 	}
 	store_close(db);
-	bad = strcmp(c.integrity, "ok") != 0;
+	bad = strcmp(c.integrity, "ok") != 0 && strcmp(c.integrity, STORE_INTEGRITY_UNCHECKED) != 0;
 	if (o.json) {
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);

@@ -95,7 +95,9 @@ int db_query(int argc, char **argv)
 	q = pick("query", pos[0], 0, np - 1);
 	if (!q)
 		return EX_USAGE;
-	ret = store_open_ro(o.db, &s);
+	ret = store_unported(o.db, "db query");
+	if (!ret)
+		ret = store_open_ro(o.db, &s);
 	if (ret)
 		return ret;
 	ret = store_named_query(s, q, pos + 1, o.json, stdout) ? EX_FAIL : EX_OK;
@@ -168,6 +170,8 @@ int db_exec(int argc, char **argv)
 	}
 	if (np > 0 && !(w = pick("exec", pos[0], 1, np - 1)))
 		return EX_USAGE;
+	if (store_unported(o.db, "db exec"))
+		return EX_RESOURCE;
 	if (store_open(o.db, &s))
 		return EX_RESOURCE;
 	ret = store_begin(s) ? EX_FAIL : 0;
@@ -193,8 +197,9 @@ int db_init(int argc, char **argv)
 	ret = opt_parse(named_tab, &o, argc, argv, "db init", "[--db PATH]", NULL, NULL);
 	if (ret)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
-	if (store_open(o.db, &s))
-		return EX_RESOURCE;
+	ret = store_open(o.db, &s);
+	if (ret)
+		return ret == EX_USAGE ? EX_USAGE : EX_RESOURCE;
 	store_close(s);
 	return EX_OK;
 }

@@ -94,6 +94,7 @@ int cmd_runs(int argc, char **argv)
 	ret = store_open_ro(c.db, &db);
 	if (ret)
 		return ret;
+	c.db = store_path(db);
 	f = (struct store_runs_filter){ c.label, c.backend, c.failed, c.limit };
 	p.j = &j;
 	if (c.json) {

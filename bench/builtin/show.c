@@ -68,6 +68,7 @@ int cmd_show(int argc, char **argv)
 	ret = store_open_ro(c.db, &db);
 	if (ret)
 		return ret;
+	c.db = store_path(db);
 	ret = store_load_run(db, pos[0], &s);
 	if (ret) {
 		error("show: %s run '%s' in '%s'", ret == -2 ? "more than one" : ret == -1 ? "no" : "cannot read",

@@ -106,3 +106,16 @@ char *store_insert_sql(const struct store_table *t, char *buf, size_t len)
 	bad |= put(buf, len, &n, ")");
 	return bad ? NULL : buf;
 }
+
+/* The values of one counter as a value or window_value row tail (value, raw, enabled, running, missing). */
+void store_ev_cols(const struct ev_value *ev, struct store_val *v)
+{
+	int counted = ev->state == EV_COUNTED;
+	int times = counted || ev->enabled || ev->running;
+
+	v[0] = counted ? sv_real(ev->value) : sv_null();
+	v[1] = counted ? sv_int((int64_t)ev->raw) : sv_null();
+	v[2] = times ? sv_int((int64_t)ev->enabled) : sv_null();
+	v[3] = times ? sv_int((int64_t)ev->running) : sv_null();
+	v[4] = counted ? sv_null() : sv_text(ev_state_name(ev->state));
+}

@@ -1,21 +1,40 @@
 /*
  * store/internal.h - what the files of bench/store/ share and nobody else
  * sees: the engine handle behind the opaque struct store. Only files in
- * bench/store/ include this (and so <sqlite3.h>).
+ * bench/store/ include this (and so <sqlite3.h> and <libpq-fe.h>).
  */
 #ifndef SGA_STORE_INTERNAL_H
 #define SGA_STORE_INTERNAL_H
 
+#ifndef SGA_NO_PG
+#include <libpq-fe.h>
+#endif
 #include <sqlite3.h>
 #include <stdint.h>
 #include "store/store.h"
 #include "store/columns.h"
 
 struct store {
-	sqlite3 *db;
-	char *path;		/* as given to store_open */
+	sqlite3 *db;		/* the SQLite engine, or NULL */
+	struct pg_conn *pg;	/* the PostgreSQL engine (libpq's PGconn), or NULL */
+	char *path;		/* as given to store_open (or SGABENCH_DB) */
 	int readonly;
+	char pgerr[512];	/* the server's last error message */
 };
+
+/*
+ * Fail a call the PostgreSQL engine does not have yet: prints "WHAT is not
+ * supported on PostgreSQL yet" and returns 1 when s is on PostgreSQL, else
+ * returns 0 and prints nothing.
+ */
+int store_pg_unported(struct store *s, const char *what);
+
+/*
+ * The five columns value, raw, enabled, running, missing of a value or
+ * window_value row for one counter, into v[0..4]: a value and raw only when
+ * counted, the times when it was scheduled at all, the reason when missing.
+ */
+void store_ev_cols(const struct ev_value *ev, struct store_val *v);
 
 /* Bind text, or NULL when s is NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *s);

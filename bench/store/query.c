@@ -7,6 +7,7 @@
 #include "lib/log.h"
 #include "store/internal.h"
 #include "store/query.h"
+#include "store/pg.h"
 
 /* Column i of st as text, "" when NULL. */
 static const char *text(sqlite3_stmt *st, int i)
@@ -27,9 +28,12 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 		" WHERE (?1 IS NULL OR r.label LIKE ?1) AND (?2 IS NULL OR r.backend LIKE ?2)"
 		" AND (?3 = 0 OR r.status = 'failed')"
 		" ORDER BY r.started_at DESC, r.id DESC LIMIT ?4";
-	sqlite3_stmt *st = store_prepare(s, q);
+	sqlite3_stmt *st;
 	int rc, ret = 0;
 
+	if (s->pg)
+		return (ret = pg_list_runs(s, f, fn, ctx)) == -1 ? -EIO : ret;
+	st = store_prepare(s, q);
 	if (!st)
 		return -EIO;
 	store_bind_text(st, 1, f->label);
@@ -232,6 +236,8 @@ int store_scalar(struct store *s, const char *sql, int64_t *v)
 	sqlite3_stmt *st;
 	int ret = -1;
 
+	if (s->pg)
+		return pg_scalar(s, sql, v);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -282,6 +288,8 @@ int store_check(struct store *s, struct store_check *c)
 	char sql[96];
 	int nproblems = 0;
 
+	if (s->pg)
+		return pg_check(s, c) ? -EIO : 0;
 	memset(c, 0, sizeof(*c));
 	if (store_user_version(s, &c->schema_version))
 		return -EIO;

@@ -89,6 +89,9 @@ struct store_verdict {
 int store_put_verdicts(struct store *s, const struct store_verdict *v, size_t n);
 
 /* What 'db check' reports. */
+/* store_check's integrity on PostgreSQL, which has no page-level check to run. */
+#define STORE_INTEGRITY_UNCHECKED "not checked on PostgreSQL"
+
 struct store_check {
 	int schema_version;
 	char integrity[256];	/* "ok", or the first problem */

@@ -5,6 +5,7 @@
 #include "lib/log.h"
 #include "store/internal.h"
 #include "store/read.h"
+#include "store/pg.h"
 
 /* Copy column i of st as text into dst (empty when NULL). */
 static void col_text(sqlite3_stmt *st, int i, char *dst, size_t len)
@@ -105,6 +106,8 @@ int store_load_run(struct store *s, const char *key, struct stored_run *out)
 	int64_t id = 0;
 	int ret;
 
+	if (s->pg)
+		return pg_load_run(s, key, out);
 	memset(out, 0, sizeof(*out));
 	ret = find_run(db, key, &id);
 	if (ret)

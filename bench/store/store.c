@@ -1,4 +1,8 @@
-/* store.c - SQLite store: open, migrate, write a run in one transaction. */
+/*
+ * store.c - open, migrate and close the store. A postgresql:// or
+ * postgres:// address goes to the PostgreSQL engine (pg.c); anything else
+ * is an SQLite file.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +13,7 @@
 #include "lib/json.h"
 #include "lib/log.h"
 #include "store/internal.h"
+#include "store/pg.h"
 #include "machine/sysinfo.h"
 
 extern const char *const store_migrations[];
@@ -22,10 +27,63 @@ int store_schema_version(void)
 	return n;
 }
 
+int store_is_pg_uri(const char *path)
+{
+	return path && (strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0);
+}
+
+const char *store_resolve(const char *path)
+{
+	const char *env = getenv("SGABENCH_DB");
+
+	if (env && *env && (!path || strcmp(path, STORE_DEFAULT_PATH) == 0))
+		return env;
+	return path ? path : STORE_DEFAULT_PATH;
+}
+
+const char *store_display(const char *path, char *buf, size_t len)
+{
+	const char *at, *colon, *slash, *start;
+
+	path = store_resolve(path);
+	if (!store_is_pg_uri(path))
+		return path;
+	start = strstr(path, "://") + 3;
+	at = strchr(start, '@');
+	colon = strchr(start, ':');
+	slash = strchr(start, '/');
+	/* Only user:password@ before the host has a password to hide. */
+	if (!at || !colon || colon > at || (slash && slash < at))
+		return path;
+	snprintf(buf, len, "%.*s:***%s", (int)(colon - path), path, at);
+	return buf;
+}
+
+int store_unported(const char *path, const char *what)
+{
+	if (!store_is_pg_uri(store_resolve(path)))
+		return 0;
+	error("%s is not supported on PostgreSQL yet", what);
+	hint("run it on an SQLite database (--db PATH); on PostgreSQL today: run, sim, runs, show, db check, db init");
+	return EX_RESOURCE;
+}
+
+int store_pg_unported(struct store *s, const char *what)
+{
+	if (!s->pg)
+		return 0;
+	error("%s is not supported on PostgreSQL yet", what);
+	snprintf(s->pgerr, sizeof(s->pgerr), "%s is not supported on PostgreSQL yet", what);
+	return 1;
+}
+
 int store_exec(struct store *s, const char *sql)
 {
 	sqlite3 *db = s->db;
 	char *msg = NULL;
+
+	if (s->pg)
+		return pg_exec(s, sql);
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		error("database: %s", msg ? msg : sqlite3_errmsg(db));
@@ -57,6 +115,8 @@ int store_migrate(struct store *s)
 	int have, want = store_schema_version();
 	char sql[64];
 
+	if (s->pg)
+		return pg_migrate(s);
 	/* BEGIN IMMEDIATE serialises concurrent first opens of a new database. */
 	if (store_exec(s, "BEGIN IMMEDIATE"))
 		return -1;
@@ -161,6 +221,9 @@ int store_open(const char *path, struct store **out)
 	struct store *s;
 	int ret;
 
+	path = store_resolve(path);
+	if (store_is_pg_uri(path))
+		return pg_open(path, 1, out);
 	make_parent_dir(path);
 	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s);
 	if (ret)
@@ -188,6 +251,9 @@ int store_open_ro(const char *path, struct store **out)
 	int v, ret;
 	struct stat st;
 
+	path = store_resolve(path);
+	if (store_is_pg_uri(path))
+		return pg_open(path, 0, out);
 	if (stat(path, &st) != 0) {
 		error("no database at '%s'", path);
 		hint("runs are stored by 'sgabench run'; or give --db PATH");
@@ -212,6 +278,8 @@ int store_probe_version(const char *path, int *v)
 	sqlite3 *db = NULL;
 	int ret = -1;
 
+	if (store_is_pg_uri(path))
+		return -1;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
 		sqlite3_busy_timeout(db, STORE_BUSY_MS);
 		ret = user_version(db, v);
@@ -224,6 +292,8 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	if (s->pg)
+		pg_close(s);
 	sqlite3_close(s->db);
 	free(s->path);
 	free(s);
@@ -231,6 +301,10 @@ void store_close(struct store *s)
 
 const char *store_errmsg(struct store *s)
 {
+#ifndef SGA_NO_PG
+	if (s && s->pg)
+		return s->pgerr[0] ? s->pgerr : PQerrorMessage(s->pg);
+#endif
 	return s && s->db ? sqlite3_errmsg(s->db) : "no database";
 }
 
@@ -241,6 +315,8 @@ const char *store_path(const struct store *s)
 
 int store_user_version(struct store *s, int *v)
 {
+	if (s->pg)
+		return pg_schema_version(s, v);
 	return user_version(s->db, v);
 }
 

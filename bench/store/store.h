@@ -1,5 +1,6 @@
 /*
- * store.h - every run goes to SQLite (default results/sgabench.db).
+ * store.h - every run goes to SQLite (default results/sgabench.db), or to
+ * a PostgreSQL server given as a postgresql:// URI (--db or SGABENCH_DB).
  * struct store is opaque: only bench/store/ knows the engine behind it,
  * includes <sqlite3.h> and speaks SQL.
  *
@@ -11,6 +12,7 @@
 #ifndef SGA_STORE_H
 #define SGA_STORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "lib/result.h"
 
@@ -24,10 +26,37 @@ struct store;
 /* Number of migrations this build knows: the highest user_version it accepts. */
 int store_schema_version(void);
 
+/* Whether path is a PostgreSQL address: postgresql://... or postgres://... */
+int store_is_pg_uri(const char *path);
+
+/*
+ * The database a command uses: $SGABENCH_DB when path is NULL or the
+ * default (STORE_DEFAULT_PATH, so an explicit --db of that same path is
+ * overridden too), else path.
+ */
+const char *store_resolve(const char *path);
+
+/*
+ * The database path resolved as above, for messages: a PostgreSQL URI's
+ * password becomes "***" (written into buf); anything else is returned as
+ * it is.
+ */
+const char *store_display(const char *path, char *buf, size_t len);
+
+/*
+ * For commands not yet ported to PostgreSQL: when path (resolved as above)
+ * is a PostgreSQL address, print "WHAT is not supported on PostgreSQL
+ * yet" with what is, and return EX_RESOURCE; else return 0.
+ */
+int store_unported(const char *path, const char *what);
+
 /*
  * Open (creating if needed, with its directory) and migrate the database.
  * Sets WAL, busy timeout and foreign keys. Returns 0, or EX_FAIL/EX_RESOURCE
- * after printing why (e.g. a database from a newer sgabench).
+ * after printing why (e.g. a database from a newer sgabench). path goes
+ * through store_resolve(); a PostgreSQL address connects with libpq and
+ * migrates under an advisory lock: EX_USAGE for a bad URI, EX_RESOURCE
+ * for an unreachable server, refused credentials or a newer schema.
  */
 int store_open(const char *path, struct store **out);
 

@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "machine/sysinfo.h"
 #include "store/internal.h"
+#include "store/pg.h"
 
 void store_bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -24,6 +25,9 @@ sqlite3_stmt *store_prepare(struct store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 
+	/* Every reader and writer not ported to PostgreSQL ends here. */
+	if (store_pg_unported(s, "this query"))
+		return NULL;
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		error("database: %s", sqlite3_errmsg(s->db));
 		return NULL;
@@ -172,19 +176,6 @@ static int put_run_row(struct store *s, int64_t machine_id, const struct run_met
 	return store_insert(s, T_RUN, v, run_id);
 }
 
-/* The values of one counter as a value or window_value row tail (value, raw, enabled, running, missing). */
-static void ev_cols(const struct ev_value *ev, struct store_val *v)
-{
-	int counted = ev->state == EV_COUNTED;
-	int times = counted || ev->enabled || ev->running;
-
-	v[0] = counted ? sv_real(ev->value) : sv_null();
-	v[1] = counted ? sv_int((int64_t)ev->raw) : sv_null();
-	v[2] = times ? sv_int((int64_t)ev->enabled) : sv_null();
-	v[3] = times ? sv_int((int64_t)ev->running) : sv_null();
-	v[4] = counted ? sv_null() : sv_text(ev_state_name(ev->state));
-}
-
 /* Insert the task rows and every per-task event value. */
 static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r)
 {
@@ -209,7 +200,7 @@ static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r
 			vv[VALUE_RUN_ID] = sv_int(run_id);
 			vv[VALUE_TASK] = sv_int(t);
 			vv[VALUE_EVENT] = sv_text(r->events[e]);
-			ev_cols(&tr->ev[e], &vv[VALUE_VALUE]);
+			store_ev_cols(&tr->ev[e], &vv[VALUE_VALUE]);
 			ret = insert_row(s, sv, T_VALUE, vv, NULL);
 		}
 	}
@@ -265,7 +256,7 @@ static int put_windows(struct store *s, int64_t run_id, const struct run_result 
 				wv[WINDOW_VALUE_WIN] = sv_int(w);
 				wv[WINDOW_VALUE_TASK] = sv_int(t);
 				wv[WINDOW_VALUE_EVENT] = sv_text(r->events[e]);
-				ev_cols(&wr->ev[e], &wv[WINDOW_VALUE_VALUE]);
+				store_ev_cols(&wr->ev[e], &wv[WINDOW_VALUE_VALUE]);
 				ret = insert_row(s, sv, T_WINDOW_VALUE, wv, NULL);
 			}
 		}
@@ -282,6 +273,8 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 	int ok = !r->status[0] || strcmp(r->status, "ok") == 0;
 	int64_t machine_id, id = 0;
 
+	if (s->pg)
+		return pg_put_run(s, si, m, r, run_id);
 	if (store_exec(s, "BEGIN IMMEDIATE"))
 		return -1;
 	if (put_machine(s, si, &machine_id) ||

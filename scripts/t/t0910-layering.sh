@@ -70,6 +70,10 @@ sq=$(git grep -l '#include <sqlite3.h>' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
 	grep -v '^bench/store/' | grep -v '^bench/tests/' || true)
 test_expect_success "only bench/store/ includes <sqlite3.h>" 'test_is "$sq" ""'
 
+pq=$(git grep -l -e '#include <libpq-fe.h>' -e 'PQ[a-z][A-Za-z]*[[:space:]]*(' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
+	grep -v '^bench/store/' || true)
+test_expect_success "only bench/store/ includes <libpq-fe.h> or calls libpq" 'test_is "$pq" ""'
+
 # Only the store speaks SQL: no sqlite3_ call outside bench/store/. The C
 # tests may open an SQLite file themselves, as an independent witness of
 # what the store wrote.

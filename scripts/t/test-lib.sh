@@ -39,6 +39,9 @@
 # hp_rsvd, need_hugepages, shm_count, $top, $SGABENCH, $TMPD, $FIXTURES.
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# A developer's SGABENCH_DB (a fleet server, say) must not catch the
+# tests' default-path runs: tests that want it set it themselves.
+unset SGABENCH_DB
 SGABENCH=${SGABENCH_BIN:-"$top/bench/sgabench"}
 FIXTURES="$top/scripts/t/fixtures"
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/sgabench-t.XXXXXX")
