@@ -26,7 +26,7 @@
 static const struct opt out_rows[] = {
 	{ .name = "db", .type = OPT_STR, .off = OUT(db),
 	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "SQLite database" },
+	  .help = "database: an SQLite file, or a postgresql:// URI (SGABENCH_DB when not given)" },
 	{ .name = "no-store", .type = OPT_FLAG, .off = OUT(no_store),
 	  .help = "do not store the run" },
 	{ .name = "label", .type = OPT_STR, .off = OUT(label),
