@@ -44,7 +44,7 @@ test_expect_success 'from the private copy, the unprivileged tests run and pass'
 	sed "s/^/  /" "$TMPD/priv.log"
 	grep -q "^ok .* - not root: exit 3$" "$TMPD/priv.log" &&
 	grep -q "^ok .* - with the exact sysctl$" "$TMPD/priv.log" &&
-	grep -q "^ok .* - no hugepages (not root): exit 2$" "$TMPD/priv.log" &&
+	grep -q "^ok .* - no hugepages (not root): exit 3, a missing resource$" "$TMPD/priv.log" &&
 	grep -q "^ok .* - with the fix$" "$TMPD/priv.log" &&
 	if test_have_prereq PERF_PARANOID2; then grep -q "^ok .* - unprivileged run succeeds$" "$TMPD/priv.log"; fi &&
 	! grep -q "SKIP.*UNPRIVILEGED_REACH" "$TMPD/priv.log" &&
@@ -57,7 +57,7 @@ test_expect_success 'with a private TMPDIR too, they skip saying why, and none f
 	run_priv "$closed_tmp" t0530 t0621
 	sed "s/^/  /" "$TMPD/priv.log"
 	grep -q "# SKIP not root: exit 3 (missing UNPRIVILEGED_REACH: .*user 65534 can enter" "$TMPD/priv.log" &&
-	grep -q "# SKIP no hugepages (not root): exit 2 (missing UNPRIVILEGED_REACH" "$TMPD/priv.log" &&
+	grep -q "# SKIP no hugepages (not root): exit 3, a missing resource (missing UNPRIVILEGED_REACH" "$TMPD/priv.log" &&
 	! grep "^not ok" "$TMPD/priv.log"
 EOT
 test_done
