@@ -64,7 +64,7 @@ MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
-.PHONY: all run check test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
+.PHONY: all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
 
 ifneq ($(CROSS),)
 all: $(SGABENCH)
@@ -106,6 +106,13 @@ check:
 	$(Q)sh scripts/deps check
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh scripts/t/run-tests
+
+# The slow, statistical nightly-detection test (t0630): real sweeps, -O0
+# and a slowed touch loop against the nightly rule; several minutes.
+check-slow:
+	$(Q)sh scripts/deps check
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)SGABENCH_SLOW=1 sh scripts/t/run-tests t0630
 
 test: all
 	$(Q)sh scripts/t/run-tests

@@ -16,14 +16,17 @@
 # on a shared, loaded VM the wall-clock accesses-per-s mostly measures the
 # share of CPU the tasks got (its A/A floor came out at 20-100 % here),
 # so its verdicts are printed, not asserted.
-# Slow (several minutes): it runs real sweeps. SGABENCH_SKIP_SLOW=1 skips it.
+# Slow (several minutes) and statistical: it runs real sweeps, and on a
+# loaded VM its A/A nights still raise false alarms at times (5 of 30 rows
+# once, in a clean CI-like run). So it runs only when asked:
+# SGABENCH_SLOW=1, or `make check-slow`; `make check` shows it as a skip.
 # shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 
-if [ "${SGABENCH_SKIP_SLOW:-0}" = 1 ]; then
-	skip "nightly-detect" "SGABENCH_SKIP_SLOW=1"
+if [ "${SGABENCH_SLOW:-0}" != 1 ]; then
+	skip "nightly-detect" "slow and statistical, not part of make check: run make check-slow (SGABENCH_SLOW=1)"
 	done_testing
 	exit
 fi
