@@ -119,3 +119,42 @@ void store_ev_cols(const struct ev_value *ev, struct store_val *v)
 	v[3] = times ? sv_int((int64_t)ev->running) : sv_null();
 	v[4] = counted ? sv_null() : sv_text(ev_state_name(ev->state));
 }
+
+void store_run_vals(int64_t machine_id, const struct run_meta *m, const struct run_result *r,
+		    struct store_val *v)
+{
+	v[RUN_ID] = sv_null();
+	v[RUN_UUID] = sv_text(r->uuid);
+	v[RUN_MACHINE_ID] = sv_int(machine_id);
+	v[RUN_STARTED_AT] = sv_text(r->started_at);
+	v[RUN_WALL_S] = sv_real(r->wall_s);
+	v[RUN_VERSION] = sv_text(SGA_VERSION);
+	v[RUN_BACKEND] = sv_text(r->backend);
+	v[RUN_WORKLOAD] = sv_text(m->workload);
+	v[RUN_TASKS] = sv_int((int64_t)m->tasks);
+	v[RUN_THREADS] = sv_int(m->threads);
+	v[RUN_PAGE_SIZE] = sv_text(m->page_size);
+	v[RUN_ALIGN] = sv_text(m->align);
+	v[RUN_BACKING] = sv_text(m->backing);
+	v[RUN_SHAREDCTX] = sv_int(m->sharedctx);
+	v[RUN_SGA_BYTES] = sv_int((int64_t)m->sga_bytes);
+	v[RUN_WS_BYTES] = sv_int((int64_t)m->ws_bytes);
+	v[RUN_ROUNDS] = sv_int((int64_t)m->rounds);
+	v[RUN_SEED] = sv_int((int64_t)r->seed);
+	v[RUN_CELL] = sv_text(m->cell);
+	v[RUN_LABEL] = sv_text(m->label);
+	v[RUN_CONFIG_JSON] = sv_text(m->config_json ? m->config_json : "{}");
+	v[RUN_STATUS] = sv_text(r->status[0] ? r->status : "ok");
+	v[RUN_REASON] = sv_text(r->reason[0] ? r->reason : NULL);
+}
+
+void store_task_vals(int64_t run_id, unsigned t, const struct task_result *tr, struct store_val *tv)
+{
+	tv[TASK_RUN_ID] = sv_int(run_id);
+	tv[TASK_TASK] = sv_int(t);
+	tv[TASK_CPU] = tr->cpu >= 0 ? sv_int(tr->cpu) : sv_null();
+	tv[TASK_ACCESSES] = sv_int((int64_t)tr->accesses);
+	tv[TASK_WINDOW_NS] = sv_int((int64_t)tr->window_ns);
+	tv[TASK_VMPTE_KB] = tr->vmpte_kb >= 0 ? sv_int(tr->vmpte_kb) : sv_null();
+	tv[TASK_FT_MINFLT] = tr->ft_minflt >= 0 ? sv_int(tr->ft_minflt) : sv_null();
+}

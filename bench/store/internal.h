@@ -36,6 +36,16 @@ int store_pg_unported(struct store *s, const char *what);
  */
 void store_ev_cols(const struct ev_value *ev, struct store_val *v);
 
+/*
+ * The run row of r (described by m, on machine machine_id) as values for
+ * every column of the run table, id NULL: one list for both engines.
+ */
+void store_run_vals(int64_t machine_id, const struct run_meta *m, const struct run_result *r,
+		    struct store_val *v);
+
+/* The task row of task t of run run_id: NULL for a value not measured (-1). */
+void store_task_vals(int64_t run_id, unsigned t, const struct task_result *tr, struct store_val *tv);
+
 /* Bind text, or NULL when s is NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *s);
 
