@@ -60,6 +60,42 @@ static void print_run(const struct backend_ops *be, const struct out_cfg *o, con
 	}
 }
 
+int backend_run_plan(const struct backend_ops *be, void *plan, const struct sysinfo *si,
+		     struct store *db, struct backend_run *br)
+{
+	const char *label = br->label;
+	double t0 = br->t0;
+	int ret;
+
+	memset(br, 0, sizeof(*br));
+	br->label = label;
+	br->t0 = t0;
+	ret = br->run_ret = be->run(plan, si, &br->r, br->err, sizeof(br->err));
+	if (ret && !br->r.status[0])
+		return ret;	/* refused before anything ran: nothing to store */
+	if (be->wall_metric) {
+		br->r.wall_s = clock_now_s() - t0;
+		if (!strcmp(br->r.status, "ok"))
+			result_set_metric(&br->r, "wall-s", br->r.wall_s);
+	}
+	be->name_run(plan, &br->r, &br->m, &br->nm);
+	br->m.label = label;
+	if (db) {
+		br->store_ret = store_put_run(db, si, &br->m, &br->r, &br->run_id);
+		if (br->store_ret && !ret)
+			ret = EX_FAIL;
+	}
+	return ret;
+}
+
+void backend_run_free(struct backend_run *br)
+{
+	free(br->r.win);
+	free(br->r.task);
+	br->r.win = NULL;
+	br->r.task = NULL;
+}
+
 int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 {
 	size_t out_off = (be->cfg_size + OUT_ALIGN - 1) / OUT_ALIGN * OUT_ALIGN;
@@ -70,22 +106,18 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	};
 	char *blk = calloc(1, out_off + sizeof(struct out_cfg));
 	struct out_cfg *o = (struct out_cfg *)(void *)(blk ? blk + out_off : NULL);
+	struct backend_run *br = calloc(1, sizeof(*br));
 	struct sysinfo si;
-	struct run_result r;
-	struct run_meta m = { 0 };
 	struct run_view v = { 0 };
-	struct backend_names nm = { 0 };
 	char err[512] = "";
 	struct store *db = NULL;
 	void *plan = NULL;
-	int64_t run_id = 0;
 	double t0 = clock_now_s();
-	int ret, run_ret, sret = 0;
-	const char *shown = o->db;
+	int ret;
+	const char *shown;
 
-	if (!blk)
+	if (!blk || !br)
 		die(EX_RESOURCE, "out of memory");
-	memset(&r, 0, sizeof(r));
 	ret = opt_parse(tab, blk, argc, argv, be->cmd, "[OPTIONS]", NULL, NULL);
 	if (ret) {
 		ret = ret == OPT_HELP_SHOWN ? EX_OK : ret;
@@ -112,51 +144,39 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	/* Open the store first: a bad --db fails before any work is done. */
 	if (!o->no_store && (ret = store_open(o->db, &db)) != 0)
 		goto out;
-	if (db)
-		shown = store_path(db);
-	ret = be->run(plan, &si, &r, err, sizeof(err));
-	if (ret && !r.status[0]) {
-		/* Refused before anything ran: nothing to store. */
-		error("%s: %s", be->cmd, err);
+	shown = db ? store_path(db) : o->db;
+	br->label = o->label;
+	br->t0 = t0;
+	ret = backend_run_plan(be, plan, &si, db, br);
+	if (ret && !br->r.status[0]) {
+		error("%s: %s", be->cmd, br->err);
 		if (ret == EX_USAGE)
 			hint("see 'sgabench %s --help'", be->cmd);
 		goto out;
 	}
-	if (be->wall_metric) {
-		r.wall_s = clock_now_s() - t0;
-		if (!strcmp(r.status, "ok"))
-			result_set_metric(&r, "wall-s", r.wall_s);
-	}
-	be->name_run(plan, &r, &m, &nm);
-	m.label = o->label;
-	run_ret = ret;
-	if (db) {
-		sret = store_put_run(db, &si, &m, &r, &run_id);
-		if (sret && !ret)
-			ret = EX_FAIL;
-	}
-	v.meta = &m;
-	v.res = &r;
+	v.meta = &br->m;
+	v.res = &br->r;
 	v.si = &si;
 	v.command = be->cmd;
 	v.fingerprint = si.fingerprint;
-	v.describe = nm.describe;
-	v.groups = nm.groups[0] ? nm.groups : NULL;
-	v.run_id = run_id;
+	v.describe = br->nm.describe;
+	v.groups = br->nm.groups[0] ? br->nm.groups : NULL;
+	v.run_id = br->run_id;
 	/* Name the database only when the run is in it. */
-	v.db = db && !sret ? shown : NULL;
+	v.db = db && !br->store_ret ? shown : NULL;
 	print_run(be, o, &v);
-	if (run_ret)
-		error("%s: %s", be->cmd, r.reason[0] ? r.reason : err);
+	if (br->run_ret)
+		error("%s: %s", be->cmd, br->r.reason[0] ? br->r.reason : br->err);
 	/* Last, so it is the line a reader sees: what happened to the results. */
-	if (sret)
+	if (br->store_ret)
 		error("%s: measured and printed above, but not stored in '%s': nothing of this run "
 		      "was written (the database error is above)", be->cmd, shown);
 out:
 	if (plan)
 		be->release(plan);
-	free(r.win);
-	free(r.task);
+	if (br)
+		backend_run_free(br);
+	free(br);
 	store_close(db);
 	free(blk);
 	return ret;

@@ -2,9 +2,13 @@
 #ifndef SGA_BUILTIN_H
 #define SGA_BUILTIN_H
 
+#include <stdint.h>
+#include "lib/backend.h"
 #include "lib/opt.h"
+#include "lib/result.h"
 
-struct backend_ops;
+struct store;
+struct sysinfo;
 
 /* Each takes the subcommand's own argv (argv[0] is its name) and returns an exit status (log.h). */
 int cmd_run(int argc, char **argv);
@@ -38,5 +42,34 @@ const struct opt *builtin_out_rows(void);
  * print one run; returns the exit status (backend_cmd.c).
  */
 int backend_cmd(const struct backend_ops *be, int argc, char **argv);
+
+/* One run of a prepared plan and what became of it (backend_run_plan). */
+struct backend_run {
+	const char *label;		/* in: stored with the run, or NULL */
+	double t0;			/* in: when the command started (clock_now_s), for wall-s */
+	struct run_result r;		/* out: the result (backend_run_free frees its arrays) */
+	struct run_meta m;		/* out: the run row, pointing into nm */
+	struct backend_names nm;	/* out: cell, configuration JSON, description */
+	int64_t run_id;			/* out: the stored run's id, 0 when not stored */
+	int run_ret;			/* out: what be->run returned */
+	int store_ret;			/* out: store_put_run's return, 0 when not stored */
+	char err[512];			/* out: why be->run refused or failed */
+};
+
+/*
+ * Run the prepared plan of be on machine si, name the result, and store it
+ * in db when db is not NULL: the part of `run` and `sim` between parsing and
+ * printing, shared with `table`'s native rows. br->label and br->t0 are
+ * read; everything else in br is written. Returns 0 when the run succeeded
+ * and (if asked) was stored; the backend's exit status when it refused to
+ * run (then br->r.status is "" and nothing was stored) or failed while
+ * running (stored as failed); EX_FAIL when only the store failed. Prints
+ * nothing. Free br with backend_run_free, whatever the return.
+ */
+int backend_run_plan(const struct backend_ops *be, void *plan, const struct sysinfo *si,
+		     struct store *db, struct backend_run *br);
+
+/* Free what backend_run_plan allocated in br. */
+void backend_run_free(struct backend_run *br);
 
 #endif

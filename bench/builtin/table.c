@@ -97,7 +97,7 @@ static const char *native_reason(const struct sysinfo *si, int *can_count)
 }
 
 /* Both columns (or the normal one) natively: 69 pages per task, as the model. */
-static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, const char *db, int both,
+static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db, int both,
 		       double *normal, double *shared, char *why, size_t whylen)
 {
 	int sparc = SHAREDCTX_ARCH_HAS_FLAGS;
@@ -113,10 +113,10 @@ static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, con
 		nr.rounds = rows[i];
 		nr.sharedctx = 0;
 		if (!ret)
-			ret = native_row_run(&nr, &normal[i], why, whylen);
+			ret = native_row_run(&nr, si, &normal[i], why, whylen);
 		nr.sharedctx = 1;
 		if (!ret && both)
-			ret = native_row_run(&nr, &shared[i], why, whylen);
+			ret = native_row_run(&nr, si, &shared[i], why, whylen);
 	}
 	return ret;
 }
@@ -335,7 +335,7 @@ int cmd_table(int argc, char **argv)
 	t0 = clock_now_s();
 	if (native) {
 		backend = "native";
-		ret = native_rows(&tc, &si, db ? path : NULL, 1, normal, shared, why, sizeof(why));
+		ret = native_rows(&tc, &si, db, 1, normal, shared, why, sizeof(why));
 		if (ret) {
 			error("table: native run failed: %s", why);
 			ret = ret > 0 ? ret : EX_FAIL;
@@ -346,7 +346,7 @@ int cmd_table(int argc, char **argv)
 		if (ret)
 			goto out;
 		/* a native normal column that cannot be counted is shown as n/a, with why */
-		if (beside && !native_rows(&tc, &si, db ? path : NULL, 0, nat, unused, why, sizeof(why)))
+		if (beside && !native_rows(&tc, &si, db, 0, nat, unused, why, sizeof(why)))
 			why[0] = '\0';
 	}
 	secs = clock_now_s() - t0;
