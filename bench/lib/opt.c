@@ -69,7 +69,7 @@ static void usage_rows(FILE *f, const struct opt *tab)
 		}
 		if (o->type == OPT_FLAG)
 			snprintf(left, sizeof(left), "--%s", o->name);
-		else if (o->type == OPT_CHOICE)
+		else if (o->type == OPT_CHOICE || o->type == OPT_CHOICE_N)
 			snprintf(left, sizeof(left), "--%s %s", o->name, o->choices);
 		else
 			snprintf(left, sizeof(left), "--%s %s", o->name,
@@ -144,6 +144,58 @@ static int set_list(const char *cmd, const struct opt *o, struct opt_list *l, co
 	return 0;
 }
 
+/* Parse a CPU list into c; an empty list, bad syntax or a CPU too high is an error. */
+static int set_cpus(const char *cmd, const struct opt *o, struct opt_cpus *c, const char *val)
+{
+	int n = parse_cpulist(val, c->set, OPT_CPUS_MAX);
+	char why[96];
+
+	if (n == -ERANGE) {
+		snprintf(why, sizeof(why), "CPU numbers go up to %d", OPT_CPUS_MAX - 1);
+		return bad_value(cmd, o, val, why);
+	}
+	if (n <= 0)
+		return bad_value(cmd, o, val, "not a CPU list (e.g. 0-3,8)");
+	c->text = val;
+	c->n = (unsigned)n;
+	return 0;
+}
+
+/*
+ * Parse val against o->choices into c: a plain choice, or "name:N" for a
+ * choice written "name:N" in the list, N a decimal number within o->max
+ * (when set).
+ */
+static int set_choice_n(const char *cmd, const struct opt *o, struct opt_choice_n *c, const char *val)
+{
+	size_t nl = strcspn(val, ":");
+	char name[OPT_NAME_MAX + 2], why[160];
+	uint64_t n = 0;
+	int idx;
+
+	if (nl >= OPT_NAME_MAX)
+		goto bad;
+	if (val[nl]) {
+		/* "node:3" matches the choice written "node:N" */
+		snprintf(name, sizeof(name), "%.*s:N", (int)nl, val);
+		if (!val[nl + 1] || strspn(val + nl + 1, "0123456789") != strlen(val + nl + 1) ||
+		    parse_count(val + nl + 1, &n) || (o->max && n > o->max))
+			goto bad;
+	} else {
+		snprintf(name, sizeof(name), "%s", val);
+	}
+	idx = opt_choice_index(o->choices, name);
+	if (idx < 0)
+		goto bad;
+	c->text = val;
+	c->idx = idx;
+	c->n = n;
+	return 0;
+bad:
+	snprintf(why, sizeof(why), "must be one of %s", o->choices);
+	return bad_value(cmd, o, val, why);
+}
+
 /* Store the value val for option o into the config at base. */
 static int set_value(const char *cmd, const struct opt *o, char *base, const char *val)
 {
@@ -207,6 +259,10 @@ static int set_value(const char *cmd, const struct opt *o, char *base, const cha
 			return ret;
 		*(int *)field = (int)u;
 		return 0;
+	case OPT_CPUS:
+		return set_cpus(cmd, o, (struct opt_cpus *)field, val);
+	case OPT_CHOICE_N:
+		return set_choice_n(cmd, o, (struct opt_choice_n *)field, val);
 	case OPT_ROWS:
 		break;
 	}

@@ -15,6 +15,8 @@ enum opt_type {
 	OPT_CHOICE,	/* int, index of the value in "a|b|c" */
 	OPT_LIST,	/* struct opt_list: a comma-separated list of names */
 	OPT_NODE,	/* int, a NUMA node number 0..max; -1 when not given */
+	OPT_CPUS,	/* struct opt_cpus: a CPU list such as 0-3,8 */
+	OPT_CHOICE_N,	/* struct opt_choice_n: one of .choices, where "name:N" takes a number */
 	OPT_ROWS,	/* no option: the rows of .rows, their fields at .off + their own */
 };
 
@@ -28,13 +30,32 @@ struct opt_list {
 	char item[OPT_LIST_MAX][OPT_NAME_MAX];
 };
 
+#define OPT_CPUS_MAX 4096
+
+/* A parsed CPU list: the text as given (NULL when not given) and its CPUs. */
+struct opt_cpus {
+	const char *text;
+	unsigned n;				/* CPUs in set */
+	uint64_t set[OPT_CPUS_MAX / 64];	/* bit c: CPU c */
+};
+
+/*
+ * A parsed choice of "a|b|name:N": the text as given, the index of the
+ * choice, and its number when the choice is written "name:N" (else 0).
+ */
+struct opt_choice_n {
+	const char *text;
+	int idx;
+	uint64_t n;
+};
+
 struct opt {
 	const char *name;	/* long name without the leading "--" */
 	enum opt_type type;
 	size_t off;		/* offsetof() the field in the config struct */
 	uint64_t min, max;	/* inclusive range for OPT_UINT/OPT_SIZE (max 0: none) */
 	double dmin, dmax;	/* inclusive range for OPT_DOUBLE */
-	const char *choices;	/* OPT_CHOICE: "a|b|c" */
+	const char *choices;	/* OPT_CHOICE: "a|b|c"; OPT_CHOICE_N: "a|b|name:N" */
 	const char *metavar;	/* shown in --help, e.g. "N" or "SIZE" */
 	const char *def;	/* the default, parsed like a given value before argv; NULL: none */
 	const char *defhelp;	/* --help text for a default that is not a literal ("the SGA") */

@@ -31,33 +31,6 @@ static void set_bit(uint64_t *set, unsigned i)
 	set[i / 64] |= 1ULL << (i % 64);
 }
 
-int place_parse(const char *s, struct place_spec *spec)
-{
-	static const char *const names[] = { "none", "same-cpu", "smt", "spread" };
-	static const enum place_mode modes[] = { PLACE_NONE, PLACE_SAME_CPU, PLACE_SMT, PLACE_SPREAD };
-	char *end;
-	long n;
-
-	if (!s)
-		return -EINVAL;
-	for (int i = 0; i < 4; i++) {
-		if (!strcmp(s, names[i])) {
-			spec->mode = modes[i];
-			spec->node = 0;
-			return 0;
-		}
-	}
-	if (strncmp(s, "node:", 5) || !isdigit((unsigned char)s[5]))
-		return -EINVAL;
-	errno = 0;
-	n = strtol(s + 5, &end, 10);
-	if (*end || errno || n > INT_MAX)
-		return -EINVAL;
-	spec->mode = PLACE_NODE;
-	spec->node = (int)n;
-	return 0;
-}
-
 /* Format set (CPUs below n) as a CPU list "0-3,8" into buf. */
 static const char *fmt_cpulist(const uint64_t *set, unsigned n, char *buf, size_t len)
 {
@@ -84,32 +57,21 @@ static const char *fmt_cpulist(const uint64_t *set, unsigned n, char *buf, size_
 
 /*
  * Fill cand with the CPUs tasks may use: online & allowed, narrowed to the
- * --cpus list. Returns 0, or EX_USAGE with a message naming the CPU.
+ * --cpus set want (NULL: no list; list is its text). Returns 0, or
+ * EX_USAGE with a message naming the CPU.
  */
-static int candidates(const struct place_topo *t, const char *list, uint64_t *cand,
-		      char *err, size_t errlen)
+static int candidates(const struct place_topo *t, const uint64_t *want, const char *list,
+		      uint64_t *cand, char *err, size_t errlen)
 {
-	uint64_t want[PLACE_WORDS], usable[PLACE_WORDS];
+	uint64_t usable[PLACE_WORDS];
 	char ok_list[256];
-	int n;
 
 	for (unsigned w = 0; w < PLACE_WORDS; w++)
 		usable[w] = t->online[w] & t->allowed[w];
 	fmt_cpulist(usable, t->ncpus, ok_list, sizeof(ok_list));
-	if (!list) {
+	if (!want) {
 		memcpy(cand, usable, sizeof(usable));
 		return 0;
-	}
-	n = parse_cpulist(list, want, PLACE_MAX_CPUS);
-	if (n == -ERANGE) {
-		snprintf(err, errlen, "--cpus '%s': CPU numbers go up to %d; usable CPUs here: %s",
-			 list, PLACE_MAX_CPUS - 1, ok_list);
-		return EX_USAGE;
-	}
-	if (n <= 0) {
-		snprintf(err, errlen, "--cpus '%s': not a CPU list (e.g. 0-3,8); usable CPUs here: %s",
-			 list, ok_list);
-		return EX_USAGE;
 	}
 	for (unsigned c = 0; c < PLACE_MAX_CPUS; c++) {
 		if (!test_bit(want, c))
@@ -125,7 +87,7 @@ static int candidates(const struct place_topo *t, const char *list, uint64_t *ca
 			return EX_USAGE;
 		}
 	}
-	memcpy(cand, want, sizeof(want));
+	memcpy(cand, want, sizeof(usable));
 	return 0;
 }
 
@@ -204,7 +166,7 @@ int place_plan_topo(const struct place_topo *t, const struct place_spec *spec,
 	unsigned n;
 	int ret;
 
-	ret = candidates(t, spec->cpus, cand, err, errlen);
+	ret = candidates(t, spec->cpus, spec->cpus_text, cand, err, errlen);
 	if (ret)
 		return ret;
 	fmt_cpulist(cand, t->ncpus, list, sizeof(list));

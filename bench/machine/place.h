@@ -8,8 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PLACE_MAX_CPUS 4096
+#include "lib/opt.h"
 
+/* As many CPUs as an --cpus list (struct opt_cpus) can name. */
+#define PLACE_MAX_CPUS OPT_CPUS_MAX
+
+/* In the order of run --place's choices "none|same-cpu|smt|spread|node:N". */
 enum place_mode {
 	PLACE_NONE,		/* no pinning: the scheduler decides */
 	PLACE_SAME_CPU,		/* every task on one CPU (time-sliced, one TLB) */
@@ -21,14 +25,9 @@ enum place_mode {
 struct place_spec {
 	enum place_mode mode;
 	int node;		/* for PLACE_NODE */
-	const char *cpus;	/* optional CPU list restricting the choice, e.g. "0-3" */
+	const uint64_t *cpus;	/* optional CPU set restricting the choice (PLACE_MAX_CPUS bits), or NULL */
+	const char *cpus_text;	/* that set as the user wrote it ("0-3"), for messages */
 };
-
-/*
- * Parse "none|same-cpu|smt|spread|node:N" into spec (cpus untouched).
- * Returns 0 or -EINVAL.
- */
-int place_parse(const char *s, struct place_spec *spec);
 
 /*
  * Choose a CPU for each of ntasks tasks: cpu[i] for task i, or -1 for

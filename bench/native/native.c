@@ -71,11 +71,15 @@ static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, siz
 	return 0;
 }
 
+_Static_assert(PLACE_NODE == 4, "run --place's choices follow enum place_mode");
+
 /* Validate what can be checked without creating anything; fill pl. */
 static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysinfo *si,
 		    char *err, size_t errlen)
 {
-	struct place_spec ps = { .mode = PLACE_NONE, .node = 0, .cpus = c->cpus };
+	/* --place's choices are written in enum place_mode's order */
+	struct place_spec ps = { .mode = (enum place_mode)c->place.idx, .node = (int)c->place.n,
+				 .cpus = c->cpus.text ? c->cpus.set : NULL, .cpus_text = c->cpus.text };
 	struct sga_cfg sc = {
 		.size = c->sga_size, .page = c->page, .backing = c->backing, .align = c->align,
 		.address = c->address, .hugetlbfs_dir = c->hugetlbfs, .sharedctx = c->sharedctx,
@@ -122,11 +126,6 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 			return EX_USAGE;
 		}
 	}
-	if (c->place && place_parse(c->place, &ps)) {
-		snprintf(err, errlen, "--place '%s': must be none|same-cpu|smt|spread|node:N", c->place);
-		return EX_USAGE;
-	}
-	ps.cpus = c->cpus;
 	ret = place_plan(&ps, (unsigned)c->tasks, pl->cpu, err, errlen);
 	if (ret)
 		return ret;

@@ -50,8 +50,8 @@ char *runcfg_json(const struct run_cfg *c, char *buf, size_t len)
 	json_u64(&j, "stride", c->stride);
 	json_u64(&j, "seed", c->seed);
 	json_dbl(&j, "zipf_theta", c->zipf_theta);
-	json_str(&j, "cpus", c->cpus);
-	json_str(&j, "place", c->place);
+	json_str(&j, "cpus", c->cpus.text);
+	json_str(&j, "place", c->place.text);
 	json_str(&j, "measure", choice(MEASURE_CHOICES, c->measure, b4, sizeof(b4)));
 	json_str(&j, "access", choice(ACCESS_CHOICES, c->access, b5, sizeof(b5)));
 	json_str(&j, "first_touch", choice(FIRST_TOUCH_CHOICES, c->first_touch, b1, sizeof(b1)));
@@ -90,7 +90,7 @@ char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len)
 		 choice(MEASURE_CHOICES, c->measure, b4, sizeof(b4)),
 		 choice(ACCESS_CHOICES, c->access, b5, sizeof(b5)),
 		 choice(FIRST_TOUCH_CHOICES, c->first_touch, b6, sizeof(b6)),
-		 c->place ? c->place : "none", c->cpus ? c->cpus : "any",
+		 c->place.text ? c->place.text : "none", c->cpus.text ? c->cpus.text : "any",
 		 node_name(c->mem_node, node, sizeof(node), "none"), c->zipf_theta);
 	if (c->min_window_ns) {
 		char t[32];

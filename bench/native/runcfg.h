@@ -34,8 +34,8 @@ struct run_cfg {
 	uint64_t stride;	/* bytes between touched words; 0 = the page size */
 	uint64_t seed;
 	double zipf_theta;
-	const char *cpus;
-	const char *place;
+	struct opt_cpus cpus;		/* --cpus; .text NULL when not given */
+	struct opt_choice_n place;	/* --place, in enum place_mode's order */
 	int measure;		/* enum measure */
 	int access;		/* enum access */
 	int first_touch;	/* enum first_touch */
