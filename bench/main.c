@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	}
 	for (const struct command *c = commands; c->name; c++)
 		if (strcmp(argv[1], c->name) == 0)
-			return c->fn(argc - 1, argv + 1);
+			return builtin_exit(c->fn(argc - 1, argv + 1));
 	error("unknown command '%s'", argv[1]);
 	hint("run 'sgabench --help' for the list of commands");
 	return EX_USAGE;

@@ -120,7 +120,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		die(EX_RESOURCE, "out of memory");
 	ret = opt_parse(tab, blk, argc, argv, be->cmd, "[OPTIONS]", NULL, NULL);
 	if (ret) {
-		ret = ret == OPT_HELP_SHOWN ? EX_OK : ret;
+		ret = builtin_exit(ret);
 		goto out;
 	}
 	if (o->json && o->csv) {
@@ -136,6 +136,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 			ret = EX_OK;
 			goto out;
 		}
+		ret = builtin_exit(ret);
 		error("%s: %s", be->cmd, err);
 		if (ret == EX_USAGE)
 			hint("see 'sgabench %s --help'", be->cmd);
@@ -147,7 +148,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	shown = db ? store_path(db) : o->db;
 	br->label = o->label;
 	br->t0 = t0;
-	ret = backend_run_plan(be, plan, &si, db, br);
+	ret = builtin_exit(backend_run_plan(be, plan, &si, db, br));
 	if (ret && !br->r.status[0]) {
 		error("%s: %s", be->cmd, br->err);
 		if (ret == EX_USAGE)

@@ -24,6 +24,16 @@ int cmd_db(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
+/*
+ * The exit status (README "Exit status") for ret, a command's or a library
+ * function's return: 0 and OPT_HELP_SHOWN are 0; -EINVAL, -ERANGE and the
+ * like (a request that cannot be) are 2; -ENOMEM, -ENOENT, -ENODEV,
+ * -EACCES, -EOPNOTSUPP, -EPROTONOSUPPORT, -EADDRINUSE and the like (something this
+ * machine lacks) are 3; any other -errno is 1; a positive ret is already
+ * an exit status and is returned as it is.
+ */
+int builtin_exit(int ret);
+
 /* Where a backend command's results go and how they print (the shared rows). */
 struct out_cfg {
 	const char *db;

@@ -78,17 +78,17 @@ int native_row_run(const struct native_row *nr, const struct sysinfo *si, double
 		ret = EX_RESOURCE;
 		goto out;
 	}
-	ret = row_config(nr, cfg);
+	ret = builtin_exit(row_config(nr, cfg));
 	if (ret) {
 		snprintf(why, whylen, "the table's native row does not parse as 'sgabench run' options");
 		goto out;
 	}
-	ret = be->prepare(cfg, si, &plan, why, whylen);
+	ret = builtin_exit(be->prepare(cfg, si, &plan, why, whylen));
 	if (ret)
 		goto out;
 	br->label = nr->label;
 	br->t0 = clock_now_s();
-	ret = backend_run_plan(be, plan, si, nr->db, br);
+	ret = builtin_exit(backend_run_plan(be, plan, si, nr->db, br));
 	if (ret) {
 		if (br->store_ret)
 			snprintf(why, whylen, "the run was measured but not stored (the database error is above)");

@@ -36,16 +36,18 @@ struct backend_ops {
 
 	/*
 	 * Check the configuration cfg (filled from opts) on this machine and
-	 * build what run needs into *plan. Returns 0, BACKEND_DONE, or an exit
-	 * status (EX_USAGE, EX_RESOURCE) with a one-line reason in err. *plan
-	 * may be set even on failure; the caller releases a non-NULL plan.
+	 * build what run needs into *plan. Returns 0, BACKEND_DONE, or -errno
+	 * (-EINVAL: cannot be; -ENOMEM, -ENOENT, -ENODEV, -EOPNOTSUPP: this
+	 * machine lacks it) with a one-line reason in err. *plan may be set
+	 * even on failure; the caller releases a non-NULL plan.
 	 */
 	int (*prepare)(const void *cfg, const struct sysinfo *si, void **plan, char *err, size_t errlen);
 
 	/*
-	 * Run the plan into res (zeroed by the caller). Returns 0, or an exit
-	 * status; a run that failed while running sets res->status and
-	 * res->reason, so it is stored as failed.
+	 * Run the plan into res (zeroed by the caller). Returns 0, -errno, or
+	 * the exit status its task processes reported; a run that failed while
+	 * running sets res->status and res->reason, so it is stored as failed.
+	 * builtin_exit() turns any of these into the command's exit status.
 	 */
 	int (*run)(void *plan, const struct sysinfo *si, struct run_result *res, char *err, size_t errlen);
 

@@ -90,12 +90,12 @@ void opt_usage(FILE *f, const char *cmd, const char *synopsis, const struct opt 
 	fprintf(f, "  %-30s %s\n", "-h, --help", "show this help");
 }
 
-/* Report a bad value for option o and return EX_USAGE. */
+/* Report a bad value for option o and return -EINVAL. */
 static int bad_value(const char *cmd, const struct opt *o, const char *val, const char *why)
 {
 	error("%s: --%s '%s': %s", cmd, o->name, val, why);
 	hint("see 'sgabench %s --help'", cmd);
-	return EX_USAGE;
+	return -EINVAL;
 }
 
 /* Check an unsigned value against the option's range. */
@@ -266,7 +266,7 @@ static int set_value(const char *cmd, const struct opt *o, char *base, const cha
 	case OPT_ROWS:
 		break;
 	}
-	return EX_USAGE;
+	return -EINVAL;
 }
 
 /*
@@ -342,7 +342,7 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 			if (np >= maxpos) {
 				error("%s: unexpected argument '%s'", cmd, a);
 				hint("see 'sgabench %s --help'", cmd);
-				return EX_USAGE;
+				return -EINVAL;
 			}
 			pos[np++] = argv[i];
 			continue;
@@ -358,19 +358,19 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 		if (a[1] != '-') {
 			error("%s: unknown option '%s'", cmd, a);
 			hint("options are long, e.g. --tasks; see 'sgabench %s --help'", cmd);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		eq = strchr(a + 2, '=');
 		o = find_opt(tab, cfg, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2), &base);
 		if (!o) {
 			error("%s: unknown option '%s'", cmd, a);
 			hint("see 'sgabench %s --help'", cmd);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		if (o->type == OPT_FLAG) {
 			if (eq) {
 				error("%s: option '--%s' takes no value", cmd, o->name);
-				return EX_USAGE;
+				return -EINVAL;
 			}
 			val = "1";
 		} else if (eq) {
@@ -380,7 +380,7 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 		} else {
 			error("%s: option '--%s' needs a value", cmd, o->name);
 			hint("see 'sgabench %s --help'", cmd);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		ret = set_value(cmd, o, base, val);
 		if (ret)

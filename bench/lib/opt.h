@@ -64,7 +64,7 @@ struct opt {
 };
 
 /* Returned by opt_parse() when --help was printed: the caller exits 0. */
-#define OPT_HELP_SHOWN (-1)
+#define OPT_HELP_SHOWN 1001
 
 /*
  * Parse argv[1..] against tab (terminated by an entry with name NULL and
@@ -74,7 +74,7 @@ struct opt {
  * "--" ends options. Positional arguments are collected in order into
  * pos (at most *npos, which is updated to the number found).
  * Returns 0, OPT_HELP_SHOWN after printing help for "-h"/"--help",
- * or EX_USAGE after printing a one-line error and a hint.
+ * or -EINVAL after printing a one-line error and a hint.
  */
 int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 	      const char *cmd, const char *synopsis, char **pos, int *npos);
@@ -82,7 +82,7 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
 /*
  * Apply the defaults of tab to cfg, as opt_parse does before argv: for a
  * caller that fills a configuration without a command line (e.g. `table`
- * building `sim` runs). Returns 0, or EX_USAGE if a .def does not parse.
+ * building `sim` runs). Returns 0, or -EINVAL if a .def does not parse.
  */
 int opt_defaults(const struct opt *tab, void *cfg, const char *cmd);
 

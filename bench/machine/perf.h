@@ -51,7 +51,7 @@ struct sysinfo;
  * "rHEX" raw codes, libpfm4 names such as DTLB_LOAD_MISSES:WALK_COMPLETED,
  * and the alias "dtlb-walks", chosen per CPU from si) into specs. Braces
  * group events explicitly, as perf's -e does: "{a,b},c" (not nested, no
- * modifiers). Returns 0, EX_USAGE (syntax, too many) or EX_RESOURCE (a
+ * modifiers). Returns 0, -EINVAL (syntax, too many) or -ENOENT (a
  * name neither perf nor libpfm4 knows on this machine) with the reason
  * in err.
  */

@@ -3,6 +3,7 @@
  * raw codes, libpfm4 names, the dtlb-walks alias), the --events list with
  * its explicit {a,b} groups, and the group layout perf_open follows.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +154,7 @@ static int resolve_one(const char *name, const struct sysinfo *si, struct perf_s
 /*
  * Split list at top-level commas into tok[], recording for each token the
  * explicit group it is in (0 none, k the k-th {...}). Braces are removed.
- * Returns 0 or EX_USAGE with the reason in err.
+ * Returns 0 or -EINVAL with the reason in err.
  */
 static int split_list(char *buf, char **tok, int *ugroup, unsigned *ntok, char *err, size_t errlen)
 {
@@ -166,7 +167,7 @@ static int split_list(char *buf, char **tok, int *ugroup, unsigned *ntok, char *
 			if (in || p != start) {
 				snprintf(err, errlen, "--events: '{' must open a group at the start of an "
 					 "event, and groups do not nest");
-				return EX_USAGE;
+				return -EINVAL;
 			}
 			in = 1;
 			inmemb = 0;
@@ -178,16 +179,16 @@ static int split_list(char *buf, char **tok, int *ugroup, unsigned *ntok, char *
 			continue;
 		if (*p == '}' && !in) {
 			snprintf(err, errlen, "--events: '}' without '{'");
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		if (!*p && in) {
 			snprintf(err, errlen, "--events: a group '{' is not closed");
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		if (p > start) {
 			if (k >= EV_MAX) {
 				snprintf(err, errlen, "at most %d events", EV_MAX);
-				return EX_USAGE;
+				return -EINVAL;
 			}
 			tok[k] = start;
 			ugroup[k++] = in ? (int)ngroups : 0;
@@ -196,13 +197,13 @@ static int split_list(char *buf, char **tok, int *ugroup, unsigned *ntok, char *
 		if (*p == '}') {
 			if (!inmemb) {
 				snprintf(err, errlen, "--events: an empty group '{}'");
-				return EX_USAGE;
+				return -EINVAL;
 			}
 			in = 0;
 			if (p[1] && p[1] != ',') {
 				snprintf(err, errlen, "--events: '%.20s' after a group: group modifiers "
 					 "are not supported, separate events with ','", p + 1);
-				return EX_USAGE;
+				return -EINVAL;
 			}
 		}
 		if (!*p)
@@ -224,7 +225,7 @@ int perf_resolve(const char *list, const struct sysinfo *si, struct perf_spec *s
 
 	if (strlen(list) >= sizeof(buf)) {
 		snprintf(err, errlen, "--events list too long");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	snprintf(buf, sizeof(buf), "%s", list);
 	ret = split_list(buf, tok, ugroup, &ntok, err, errlen);
@@ -233,12 +234,12 @@ int perf_resolve(const char *list, const struct sysinfo *si, struct perf_spec *s
 	for (k = 0; k < ntok; k++) {
 		if (strlen(tok[k]) >= sizeof(specs[0].name)) {
 			snprintf(err, errlen, "event name '%.40s...' too long", tok[k]);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		for (unsigned i = 0; i < k; i++) {
 			if (strcmp(specs[i].name, tok[k]) == 0) {
 				snprintf(err, errlen, "event '%s' given twice", tok[k]);
-				return EX_USAGE;
+				return -EINVAL;
 			}
 		}
 		ret = resolve_one(tok[k], si, &specs[k]);
@@ -246,18 +247,18 @@ int perf_resolve(const char *list, const struct sysinfo *si, struct perf_spec *s
 			snprintf(err, errlen, "unknown event '%s': neither a perf generic name nor a "
 				 "libpfm4 event for this CPU (list them with: perf list; or "
 				 "showevtinfo from libpfm4's examples)", tok[k]);
-			return EX_RESOURCE;
+			return -ENOENT;
 		}
 		if (ret) {
 			snprintf(err, errlen, "event '%s': libpfm4: %s (e.g. give a unit mask: "
 				 "EVENT:UMASK)", tok[k], pfm_strerror(ret));
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		specs[k].ugroup = ugroup[k];
 	}
 	if (!k) {
 		snprintf(err, errlen, "--events is empty");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	*n = k;
 	return 0;

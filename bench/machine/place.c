@@ -58,7 +58,7 @@ static const char *fmt_cpulist(const uint64_t *set, unsigned n, char *buf, size_
 /*
  * Fill cand with the CPUs tasks may use: online & allowed, narrowed to the
  * --cpus set want (NULL: no list; list is its text). Returns 0, or
- * EX_USAGE with a message naming the CPU.
+ * -EINVAL with a message naming the CPU.
  */
 static int candidates(const struct place_topo *t, const uint64_t *want, const char *list,
 		      uint64_t *cand, char *err, size_t errlen)
@@ -79,12 +79,12 @@ static int candidates(const struct place_topo *t, const uint64_t *want, const ch
 		if (c >= t->ncpus || !test_bit(t->online, c)) {
 			snprintf(err, errlen, "--cpus '%s': CPU %u is not online; usable CPUs here: %s",
 				 list, c, ok_list);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		if (!test_bit(t->allowed, c)) {
 			snprintf(err, errlen, "--cpus '%s': CPU %u is not in this process's affinity "
 				 "mask (taskset); usable CPUs here: %s", list, c, ok_list);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 	}
 	memcpy(cand, want, sizeof(usable));
@@ -178,17 +178,17 @@ int place_plan_topo(const struct place_topo *t, const struct place_spec *spec,
 	if (spec->mode == PLACE_NODE && (spec->node < 0 || spec->node >= t->nnodes)) {
 		snprintf(err, errlen, "--place node:%d: this machine has NUMA node%s 0..%d",
 			 spec->node, t->nnodes > 1 ? "s" : "", t->nnodes - 1);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (spec->mode == PLACE_SMT && t->smt < 2) {
 		snprintf(err, errlen, "--place smt: this machine has no SMT (1 thread per core); "
 			 "use --place same-cpu to share one TLB, or --place spread");
-		return EX_RESOURCE;
+		return -ENODEV;
 	}
 	if (spec->mode == PLACE_SMT && !has_siblings(t, cand)) {
 		snprintf(err, errlen, "--place smt: no two SMT siblings among the usable CPUs (%s); "
 			 "widen --cpus or the affinity mask", list);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	n = order_cpus(t, spec, cand, order);
 	if (!n) {
@@ -197,7 +197,7 @@ int place_plan_topo(const struct place_topo *t, const struct place_spec *spec,
 				 "(%s); for memory only, use --mem-node %d", spec->node, list, spec->node);
 		else
 			snprintf(err, errlen, "no usable CPU: online and allowed CPUs: %s", list);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	for (unsigned i = 0; i < ntasks; i++)
 		cpu[i] = spec->mode == PLACE_SAME_CPU ? order[0] : order[i % n];
@@ -296,12 +296,11 @@ int place_plan(const struct place_spec *spec, unsigned ntasks, int *cpu,
 
 	if (!t) {
 		snprintf(err, errlen, "out of memory reading the CPU topology");
-		return EX_RESOURCE;
+		return -ENOMEM;
 	}
 	ret = place_topo_read(t);
 	if (ret) {
 		snprintf(err, errlen, "reading the CPU topology: %s", strerror(-ret));
-		ret = EX_RESOURCE;
 	} else {
 		ret = place_plan_topo(t, spec, ntasks, cpu, err, errlen);
 	}

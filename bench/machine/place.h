@@ -32,9 +32,10 @@ struct place_spec {
 /*
  * Choose a CPU for each of ntasks tasks: cpu[i] for task i, or -1 for
  * "not pinned" (PLACE_NONE without a CPU list). Only CPUs that are online
- * and in this process's affinity mask are used. Returns 0, or EX_USAGE
- * (bad list, CPU offline/not allowed, node out of range) or EX_RESOURCE
- * (e.g. smt asked for on a machine without SMT), with a message in err.
+ * and in this process's affinity mask are used. Returns 0, or -EINVAL
+ * (CPU offline/not allowed, node out of range), -ENODEV (smt asked for on
+ * a machine without SMT), -ENOMEM or the topology read's -errno, with a
+ * message in err.
  */
 int place_plan(const struct place_spec *spec, unsigned ntasks, int *cpu,
 	       char *err, size_t errlen);

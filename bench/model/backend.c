@@ -103,7 +103,7 @@ static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan,
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		snprintf(err, errlen, "out of memory");
-		return EX_RESOURCE;
+		return -ENOMEM;
 	}
 	p->cfg = *(const struct sim_cfg *)cfg;
 	if (!p->cfg.machine)
@@ -186,7 +186,7 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 		fputc('\n', stderr);
 	if (ret) {
 		snprintf(err, errlen, "the model failed: %s", strerror(-ret));
-		return EX_FAIL;
+		return -EIO;
 	}
 	ret = sim_result(&p->m, &p->r, &st, clock_now_s() - t0, res);
 	if (!ret)
@@ -194,7 +194,7 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	model_stats_free(&st);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");
-		return EX_FAIL;
+		return -EIO;
 	}
 	return 0;
 }

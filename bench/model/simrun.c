@@ -23,7 +23,7 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 
 	if (strcmp(c->machine, "host") == 0) {
 		if (!si || model_from_sysinfo(si, m, err, errlen))
-			return EX_RESOURCE;
+			return -ENODEV;
 	} else if (strcmp(c->machine, "custom") == 0) {
 		memset(m, 0, sizeof(*m));
 		snprintf(m->name, sizeof(m->name), "custom");
@@ -37,16 +37,16 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		m->default_page = "4k";
 		if (!c->tlb) {
 			snprintf(err, errlen, "--machine custom needs --tlb");
-			return EX_USAGE;
+			return -EINVAL;
 		}
 	} else if (model_preset_find(c->machine, m)) {
 		snprintf(err, errlen, "unknown machine '%s' (one of %s|host|custom|list)", c->machine,
 			 model_preset_names());
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (c->tlb) {
 		if (model_parse_tlb(c->tlb, m, err, errlen))
-			return EX_USAGE;
+			return -EINVAL;
 		if (strcmp(m->name, "custom") != 0) {
 			char base[32];
 
@@ -58,7 +58,7 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		tag = opt_choice_index(MODEL_TAG_CHOICES, c->tag);
 		if (tag < 0) {
 			snprintf(err, errlen, "--tag '%s': must be one of %s", c->tag, MODEL_TAG_CHOICES);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		m->tag = tag;
 	}
@@ -70,34 +70,34 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->ops = workload_find(c->pattern);
 	if (!r->ops) {
 		snprintf(err, errlen, "unknown pattern '%s' (one of %s)", c->pattern, workload_names());
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	page = c->page ? c->page : m->default_page;
 	if (model_psz_parse(page, &r->psz)) {
 		snprintf(err, errlen, "--page-size '%s': not a page size the model knows (4k..16g)", page);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	psz_bytes = model_psz_bytes(r->psz);
 	if (c->sga_size && c->sga_size % psz_bytes) {
 		snprintf(err, errlen, "--sga-size %s is not a multiple of the page size %s%s",
 			 fmt_size(c->sga_size, sgab, sizeof(sgab)), model_psz_name(r->psz),
 			 c->page ? "" : " (the machine's default; set --page-size)");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (ws % psz_bytes || ws < psz_bytes) {
 		snprintf(err, errlen, "--working-set %s%s is not a non-zero multiple of the page size %s%s",
 			 fmt_size(ws, wsb, sizeof(wsb)), ws_from, model_psz_name(r->psz),
 			 c->page ? "" : " (the machine's default; set --page-size)");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (c->sga_size && c->sga_size < ws) {
 		snprintf(err, errlen, "--working-set %s%s is larger than --sga-size %s",
 			 fmt_size(ws, wsb, sizeof(wsb)), ws_from, fmt_size(c->sga_size, sgab, sizeof(sgab)));
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (strcmp(r->ops->name, "zipf") == 0 && ws / psz_bytes < 2) {
 		snprintf(err, errlen, "zipf needs a working set of at least 2 pages");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	r->ntasks = (unsigned)c->tasks;
 	r->threads = c->threads;
@@ -112,7 +112,7 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->jitter = (unsigned)c->jitter;
 	r->startup = c->startup;
 	if (model_check(m, r, err, errlen))
-		return EX_USAGE;
+		return -EINVAL;
 	return 0;
 }
 

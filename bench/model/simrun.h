@@ -44,7 +44,7 @@ struct sim_cfg {
 
 /*
  * Build the machine and the run from c. si is needed for --machine host
- * (may be NULL otherwise). Returns 0, or EX_USAGE / EX_RESOURCE with a
+ * (may be NULL otherwise). Returns 0, or -EINVAL / -ENODEV with a
  * one-line reason in err.
  */
 int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,

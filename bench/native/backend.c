@@ -3,6 +3,7 @@
  * option rows, the checks `run` makes before anything is mapped, and the
  * names of a run (cell key, configuration JSON, run row, description).
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,26 +113,26 @@ static int native_prepare(const void *cfg, const struct sysinfo *si, void **plan
 	c = malloc(sizeof(*c));
 	if (!c) {
 		snprintf(err, errlen, "out of memory");
-		return EX_RESOURCE;
+		return -ENOMEM;
 	}
 	*c = *(const struct run_cfg *)cfg;
 	*plan = c;
 	if (c->min_window && (window_parse_time(c->min_window, &c->min_window_ns) || !c->min_window_ns)) {
 		snprintf(err, errlen, "--min-window '%s' is not a positive time (a number with a unit: "
 			 "200ms, 0.5s, 1500us)", c->min_window);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if ((c->min_window || c->windows) && c->measure != MEASURE_WINDOW) {
 		snprintf(err, errlen, "--min-window and --windows need --measure window");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (!workload_find(c->pattern)) {
 		snprintf(err, errlen, "unknown --pattern '%s' (one of %s)", c->pattern, workload_names());
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (c->zipf_theta == 1.0) {
 		snprintf(err, errlen, "--zipf-theta must not be 1");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -156,7 +157,7 @@ static int check_required(const struct run_cfg *c, struct run_result *r)
 				snprintf(r->status, sizeof(r->status), "failed");
 				snprintf(r->reason, sizeof(r->reason), "required event '%s' %s", name,
 					 perf_state_text(st));
-				return EX_RESOURCE;
+				return -ENODEV;
 			}
 		}
 	}
@@ -187,7 +188,7 @@ static int native_backend_run(void *plan, const struct sysinfo *si, struct run_r
 	r->task = calloc(c->tasks, sizeof(*r->task));
 	if (!r->task) {
 		snprintf(err, errlen, "out of memory for %llu tasks", (unsigned long long)c->tasks);
-		return EX_RESOURCE;
+		return -ENOMEM;
 	}
 	r->ntasks = (unsigned)c->tasks;
 	r->seed = c->seed;

@@ -39,7 +39,7 @@ void on_signal(int sig)
 /*
  * The windows and the test knob: how many windows are stored one by one,
  * the most repetitions one may take, and SGABENCH_TEST_WORK (extra work
- * per access, read loops only; see touch_read_work). EX_USAGE when the
+ * per access, read loops only; see touch_read_work). -EINVAL when the
  * order cannot be repeated (too long to pre-generate) or the knob is bad.
  */
 static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, size_t errlen)
@@ -55,7 +55,7 @@ static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, siz
 		snprintf(err, errlen, "--windows/--min-window repeat the access order, and %llu accesses "
 			 "are too many to pre-generate (at most %u): lower --rounds",
 			 (unsigned long long)total, PREGEN_MAX);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (work && *work) {
 		char *end;
@@ -64,7 +64,7 @@ static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, siz
 		if (*end || v > 100000 || c->access != ACCESS_READ || (pl->wl->flags & WL_DEPENDENT)) {
 			snprintf(err, errlen, "SGABENCH_TEST_WORK='%s': a number 0..100000, for --access "
 				 "read and patterns other than chase", work);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		pl->work = (unsigned)v;
 	}
@@ -93,25 +93,25 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 	pl->wl = workload_find(c->pattern);
 	if (!pl->wl) {
 		snprintf(err, errlen, "unknown --pattern '%s' (one of %s)", c->pattern, workload_names());
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	ret = sga_check_size(&sc, err, errlen);
 	if (ret)
 		return ret;
 	if (unit & (unit - 1)) {
 		snprintf(err, errlen, "--stride must be a power of two");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	for (pl->shift = 0; (1ull << pl->shift) < unit; pl->shift++)
 		;
 	if (ws > c->sga_size || ws % unit) {
 		snprintf(err, errlen, "--working-set must be a multiple of the page size (or --stride) and at most --sga-size");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	pl->ws_pages = ws / unit;
 	if (c->rounds > UINT64_MAX / pl->ws_pages) {
 		snprintf(err, errlen, "--rounds times pages overflows");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	ret = perf_resolve(c->events, si, pl->specs, &pl->nspec, err, errlen);
 	if (ret)
@@ -123,7 +123,7 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 			found |= strcmp(pl->specs[i].name, c->require.item[k]) == 0;
 		if (!found) {
 			snprintf(err, errlen, "--require '%s' is not in --events", c->require.item[k]);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 	}
 	ret = place_plan(&ps, (unsigned)c->tasks, pl->cpu, err, errlen);
@@ -133,7 +133,7 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 		if (c->mem_node >= place_numa_nodes()) {
 			snprintf(err, errlen, "--mem-node '%d': this machine has NUMA nodes 0..%d",
 				 c->mem_node, place_numa_nodes() - 1);
-			return EX_USAGE;
+			return -EINVAL;
 		}
 		sc.mem_node = c->mem_node;
 	}
@@ -203,7 +203,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 
 	if (!pl) {
 		snprintf(err, errlen, "out of memory");
-		return EX_RESOURCE;
+		return -ENOMEM;
 	}
 	ret = plan_run(pl, c, si, err, errlen);
 	if (ret)
@@ -216,7 +216,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	w.reaped = calloc(nproc, sizeof(int));
 	if (pl->ctl == MAP_FAILED || !w.pids || !w.reaped) {
 		snprintf(err, errlen, "out of memory for %llu tasks", (unsigned long long)c->tasks);
-		ret = EX_RESOURCE;
+		ret = -ENOMEM;
 		pl->ctl = NULL;
 		goto out_free;
 	}

@@ -13,10 +13,12 @@ struct sysinfo;
 
 /*
  * Run cfg on this machine and fill r (r->task must hold cfg->tasks
- * entries). Returns EX_OK; or EX_USAGE / EX_RESOURCE before anything was
- * created; or EX_FAIL / EX_RESOURCE after a failure during the run (a task
- * crashed, a signal, a timeout), with r->status "failed" and r->reason
- * set. The reason is also in err. Nothing is left behind in any case: no
+ * entries). Returns 0; or -errno before anything was created (-EINVAL
+ * for a request that cannot be, -ENOMEM, -ENOENT, -EOPNOTSUPP... for what
+ * the machine lacks); or, after a failure during the run (a task crashed,
+ * a signal, a timeout), the exit status the tasks reported (EX_FAIL,
+ * EX_RESOURCE: tasks are processes and speak in exit statuses), with
+ * r->status "failed" and r->reason set. The reason is also in err. Nothing is left behind in any case: no
  * SysV segment, no child, no reserved hugepages.
  */
 int native_run(const struct run_cfg *cfg, const struct sysinfo *si, struct run_result *r,

@@ -95,7 +95,7 @@ static int find_hugetlbfs(uint64_t hp, char *dir, size_t len)
 	return ret;
 }
 
-/* Is the shared context offered here? 0 yes, else EX_RESOURCE with why. */
+/* Is the shared context offered here? 0 yes, else -EOPNOTSUPP with why. */
 static int sharedctx_offered(char *err, size_t errlen)
 {
 	struct utsname u;
@@ -104,7 +104,7 @@ static int sharedctx_offered(char *err, size_t errlen)
 	if (!SHAREDCTX_ARCH_HAS_FLAGS) {
 		snprintf(err, errlen, "not supported here: the sparc64 shared context needs a "
 			 "sparc64 kernel with the sgabench series (kernel/), this is %s", u.machine);
-		return EX_RESOURCE;
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -117,11 +117,11 @@ int sga_check_size(const struct sga_cfg *cfg, char *err, size_t errlen)
 	if (cfg->size == 0 || cfg->size % pb) {
 		snprintf(err, errlen, "--sga-size %s is not a multiple of the %s page size",
 			 fmt_size(cfg->size, a, sizeof(a)), fmt_size(pb, b, sizeof(b)));
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (cfg->page == SGA_PAGE_THP && cfg->size % (2ULL << 20)) {
 		snprintf(err, errlen, "--page-size thp needs --sga-size a multiple of 2 MiB");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -141,7 +141,7 @@ int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 			return ret;
 		if (!hp) {
 			snprintf(err, errlen, "--sharedctx needs hugetlb pages (--page-size 8m on sparc64)");
-			return EX_USAGE;
+			return -EINVAL;
 		}
 	}
 	if (hp) {
@@ -151,7 +151,7 @@ int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 		if (sysinfo_pool(hp, &pool)) {
 			snprintf(err, errlen, "this kernel has no %s hugetlb pool (see /sys/kernel/mm/hugepages)",
 				 fmt_size(hp, a, sizeof(a)));
-			return EX_RESOURCE;
+			return -ENOENT;
 		}
 		if ((uint64_t)(pool.free - pool.resv) < need) {
 			long have = pool.free - pool.resv;
@@ -167,7 +167,7 @@ int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 					 (unsigned long long)need, fmt_size(hp, a, sizeof(a)), have,
 					 (unsigned long long)(pool.total + need - (uint64_t)have),
 					 (unsigned long long)(hp >> 10));
-			return EX_RESOURCE;
+			return -ENOMEM;
 		}
 		if (cfg->backing == SGA_FILE && !cfg->hugetlbfs_dir) {
 			char dir[512];
@@ -178,14 +178,14 @@ int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 					 "/dev/hugepages-%llukB", fmt_size(hp, a, sizeof(a)),
 					 (unsigned long long)(hp >> 10), (unsigned long long)(hp >> 10),
 					 (unsigned long long)(hp >> 10));
-				return EX_RESOURCE;
+				return -ENOENT;
 			}
 		}
 	}
 	if (cfg->address && cfg->address % (cfg->page == SGA_PAGE_THP ? (2ULL << 20) : pb)) {
 		snprintf(err, errlen, "--address 0x%llx is not aligned to the page size",
 			 (unsigned long long)cfg->address);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -215,7 +215,7 @@ static int create_backing(struct sga *s, char *err, size_t errlen)
 				snprintf(fix, sizeof(fix), "; check kernel.shmmax");
 			snprintf(err, errlen, "shmget of %llu bytes%s: %s%s",
 				 (unsigned long long)s->cfg.size, hp ? " (SHM_HUGETLB)" : "", strerror(e), fix);
-			return e == ENOMEM || e == ENOSPC || e == EPERM ? EX_RESOURCE : EX_FAIL;
+			return e == ENOMEM || e == ENOSPC || e == EPERM ? -e : -EIO;
 		}
 		/* Attach once in the creator, then mark for removal at once: the
 		 * segment lives while anything is attached and cannot leak. */
@@ -226,7 +226,7 @@ static int create_backing(struct sga *s, char *err, size_t errlen)
 			s->creator_map = NULL;
 			s->shmid = -1;
 			snprintf(err, errlen, "shmat: %s", strerror(e));
-			return EX_FAIL;
+			return -EIO;
 		}
 		return 0;
 	}
@@ -245,7 +245,7 @@ static int create_backing(struct sga *s, char *err, size_t errlen)
 			snprintf(dir, sizeof(dir), "/dev/shm");
 		else if (find_hugetlbfs(hp, dir, sizeof(dir))) {
 			snprintf(err, errlen, "no hugetlbfs mount for this page size");
-			return EX_RESOURCE;
+			return -ENOENT;
 		}
 		snprintf(path, sizeof(path), "%s/sgabench-XXXXXX", dir);
 		s->fd = mkostemp(path, O_CLOEXEC);
@@ -256,13 +256,13 @@ static int create_backing(struct sga *s, char *err, size_t errlen)
 		e = errno;
 		snprintf(err, errlen, "creating the %s: %s",
 			 s->cfg.backing == SGA_MEMFD ? "memfd" : "file", strerror(e));
-		return e == ENOENT || e == EACCES ? EX_RESOURCE : EX_FAIL;
+		return e == ENOENT || e == EACCES ? -e : -EIO;
 	}
 	if (ftruncate(s->fd, (off_t)s->cfg.size) != 0) {
 		e = errno;
 		snprintf(err, errlen, "sizing the SGA to %llu bytes: %s",
 			 (unsigned long long)s->cfg.size, strerror(e));
-		return e == ENOSPC || e == ENOMEM ? EX_RESOURCE : EX_FAIL;
+		return e == ENOSPC || e == ENOMEM ? -e : -EIO;
 	}
 	return 0;
 }
@@ -288,7 +288,7 @@ static int reserve_address(struct sga *s, char *err, size_t errlen)
 			snprintf(err, errlen, "address range 0x%llx-0x%llx is occupied",
 				 (unsigned long long)s->cfg.address,
 				 (unsigned long long)(s->cfg.address + s->cfg.size));
-			return EX_RESOURCE;
+			return -EADDRINUSE;
 		}
 		s->addr = (uintptr_t)p;
 		s->reserve = p;
@@ -299,7 +299,7 @@ static int reserve_address(struct sga *s, char *err, size_t errlen)
 	if (p == MAP_FAILED) {
 		snprintf(err, errlen, "no free address range of %llu bytes: %s",
 			 (unsigned long long)len, strerror(errno));
-		return EX_RESOURCE;
+		return -ENOMEM;
 	}
 	s->addr = (((uintptr_t)p + GIB - 1) & ~(uintptr_t)(GIB - 1)) + off;
 	/* Keep only [addr, addr+size) reserved. */
@@ -321,14 +321,14 @@ static int bind_and_prefault(struct sga *s, char *err, size_t errlen)
 		p = mmap(NULL, s->cfg.size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
 		if (p == MAP_FAILED) {
 			snprintf(err, errlen, "mapping the SGA in the creator: %s", strerror(errno));
-			return EX_RESOURCE;
+			return -ENOMEM;
 		}
 		s->creator_map = p;
 	}
 	ret = place_bind_memory(p, s->cfg.size, s->cfg.mem_node);
 	if (ret) {
 		snprintf(err, errlen, "binding the SGA to node %d: %s", s->cfg.mem_node, strerror(-ret));
-		return ret == -EINVAL ? EX_USAGE : EX_RESOURCE;
+		return ret == -EINVAL ? -EINVAL : -ENODEV;
 	}
 	for (uint64_t o = 0; o < s->cfg.size; o += pb)
 		__atomic_fetch_add((volatile uint64_t *)((char *)p + o), 0, __ATOMIC_RELAXED);
@@ -336,7 +336,7 @@ static int bind_and_prefault(struct sga *s, char *err, size_t errlen)
 	if (ret == 0 && off > 0) {
 		snprintf(err, errlen, "numa_maps: %llu pages of the SGA are not on node %d",
 			 (unsigned long long)off, s->cfg.mem_node);
-		return EX_RESOURCE;
+		return -ENOMEM;
 	}
 	return 0;
 }

@@ -45,21 +45,23 @@ uint64_t sga_page_bytes(int page);
 /* Huge page size the kind needs from a hugetlb pool, 0 for 4k/thp. */
 uint64_t sga_hugetlb_bytes(int page);
 
-/* Check that the size is a non-zero multiple of the page size. 0 or EX_USAGE. */
+/* Check that the size is a non-zero multiple of the page size. 0 or -EINVAL. */
 int sga_check_size(const struct sga_cfg *cfg, char *err, size_t errlen);
 
 /*
  * Check that the configuration can be satisfied before anything is made:
  * size is a multiple of the page size, enough free hugepages, a hugetlbfs
  * mount exists for SGA_FILE, the shared context is offered. Returns 0, or
- * EX_USAGE / EX_RESOURCE with the reason and the exact fix in err.
+ * -EINVAL (a request that cannot be) or -ENOMEM, -ENOENT, -EOPNOTSUPP
+ * (what this machine lacks) with the reason and the exact fix in err.
  */
 int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen);
 
 /*
  * Create the area (SysV segment marked IPC_RMID at once, memfd, or an
  * unlinked hugetlbfs file), choose the shared address and reserve it.
- * Returns 0, or EX_RESOURCE / EX_FAIL with the reason in err; on failure
+ * Returns 0, or -errno (-ENOMEM, -EADDRINUSE, ...; -EIO for an unexpected
+ * failure) with the reason in err; on failure
  * nothing is left behind.
  */
 int sga_create(struct sga *s, const struct sga_cfg *cfg, char *err, size_t errlen);

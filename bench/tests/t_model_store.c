@@ -15,7 +15,7 @@
 static char dir[] = "/tmp/t_model_store.XXXXXX";
 static char db[256], out[256];
 
-/* Run a command with its stdout in `out`; returns its exit status. */
+/* Run a command with its stdout in `out`; returns its exit status, mapped as main() maps it. */
 static int call(int (*fn)(int, char **), const char *const *args)
 {
 	char *argv[32];
@@ -31,7 +31,7 @@ static int call(int (*fn)(int, char **), const char *const *args)
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fd, 1);
 	close(fd);
-	ret = fn(argc, argv);
+	ret = builtin_exit(fn(argc, argv));
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);

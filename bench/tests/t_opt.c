@@ -1,4 +1,5 @@
 /* t_opt.c - the declarative option table: values, ranges, errors, help. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,20 +86,20 @@ int main(void)
 		 "--name", "x y", "--x", "1.5", NULL) == 0, "all option types parse");
 	ok(c.n == 8 && c.size == (2u << 20) && c.flag == 1 && c.choice == 1 &&
 	   strcmp(c.name, "x y") == 0 && c.x == 1.5, "values stored at their offsets");
-	ok(parse(&c, NULL, NULL, "--n", "0", NULL) == EX_USAGE, "below range is a usage error");
-	ok(parse(&c, NULL, NULL, "--n", "1025", NULL) == EX_USAGE, "above range is a usage error");
+	ok(parse(&c, NULL, NULL, "--n", "0", NULL) == -EINVAL, "below range is a usage error");
+	ok(parse(&c, NULL, NULL, "--n", "1025", NULL) == -EINVAL, "above range is a usage error");
 	ok(parse(&c, NULL, NULL, "--n", "1k", NULL) == 0 && c.n == 1000, "count with k suffix");
-	ok(parse(&c, NULL, NULL, "--size", "1k", NULL) == EX_USAGE, "size below minimum");
-	ok(parse(&c, NULL, NULL, "--size", "lots", NULL) == EX_USAGE, "size syntax error");
-	ok(parse(&c, NULL, NULL, "--mode", "pgd", NULL) == EX_USAGE, "unknown choice");
-	ok(parse(&c, NULL, NULL, "--bogus", NULL) == EX_USAGE, "unknown option");
-	ok(parse(&c, NULL, NULL, "-n", "3", NULL) == EX_USAGE, "short options are refused");
-	ok(parse(&c, NULL, NULL, "--n", NULL) == EX_USAGE, "missing value");
-	ok(parse(&c, NULL, NULL, "--flag=1", NULL) == EX_USAGE, "a flag takes no value");
-	ok(parse(&c, NULL, NULL, "--name", "", NULL) == EX_USAGE, "empty string refused");
-	ok(parse(&c, NULL, NULL, "--x", "nan", NULL) == EX_USAGE, "NaN refused");
-	ok(parse(&c, NULL, NULL, "--x", "3", NULL) == EX_USAGE, "double out of range");
-	ok(parse(&c, NULL, NULL, "stray", NULL) == EX_USAGE, "positional refused when none expected");
+	ok(parse(&c, NULL, NULL, "--size", "1k", NULL) == -EINVAL, "size below minimum");
+	ok(parse(&c, NULL, NULL, "--size", "lots", NULL) == -EINVAL, "size syntax error");
+	ok(parse(&c, NULL, NULL, "--mode", "pgd", NULL) == -EINVAL, "unknown choice");
+	ok(parse(&c, NULL, NULL, "--bogus", NULL) == -EINVAL, "unknown option");
+	ok(parse(&c, NULL, NULL, "-n", "3", NULL) == -EINVAL, "short options are refused");
+	ok(parse(&c, NULL, NULL, "--n", NULL) == -EINVAL, "missing value");
+	ok(parse(&c, NULL, NULL, "--flag=1", NULL) == -EINVAL, "a flag takes no value");
+	ok(parse(&c, NULL, NULL, "--name", "", NULL) == -EINVAL, "empty string refused");
+	ok(parse(&c, NULL, NULL, "--x", "nan", NULL) == -EINVAL, "NaN refused");
+	ok(parse(&c, NULL, NULL, "--x", "3", NULL) == -EINVAL, "double out of range");
+	ok(parse(&c, NULL, NULL, "stray", NULL) == -EINVAL, "positional refused when none expected");
 	ok(parse(&c, pos, &np, "a", "--flag", "--", "--b", NULL) == 0 && np == 2 &&
 	   strcmp(pos[0], "a") == 0 && strcmp(pos[1], "--b") == 0 && c.flag,
 	   "positionals collected, -- ends options");
@@ -118,22 +119,22 @@ int main(void)
 	ok(parse(&c, NULL, NULL, "--list", "a,bb,c", NULL) == 0 && c.list.n == 3 &&
 	   strcmp(c.list.item[1], "bb") == 0 && strcmp(c.list.text, "a,bb,c") == 0 &&
 	   opt_list_has(&c.list, "c") && !opt_list_has(&c.list, "b"), "a list is split at commas");
-	ok(parse(&c, NULL, NULL, "--list", "a,,b", NULL) == EX_USAGE, "an empty list name is refused");
-	ok(parse(&c, NULL, NULL, "--list", "a,", NULL) == EX_USAGE, "a trailing comma is refused");
+	ok(parse(&c, NULL, NULL, "--list", "a,,b", NULL) == -EINVAL, "an empty list name is refused");
+	ok(parse(&c, NULL, NULL, "--list", "a,", NULL) == -EINVAL, "a trailing comma is refused");
 	{
 		char big[80];
 
 		memset(big, 'e', sizeof(big) - 1);
 		big[sizeof(big) - 1] = '\0';
-		ok(parse(&c, NULL, NULL, "--list", big, NULL) == EX_USAGE,
+		ok(parse(&c, NULL, NULL, "--list", big, NULL) == -EINVAL,
 		   "a name too long for the list is refused, not cut");
 	}
 	ok(parse(&c, NULL, NULL, "--list", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
-		 "a1,b1,c1,d1,e1,f1,g1", NULL) == EX_USAGE, "more names than the list holds are refused");
+		 "a1,b1,c1,d1,e1,f1,g1", NULL) == -EINVAL, "more names than the list holds are refused");
 	ok(parse(&c, NULL, NULL, "--node", "3", NULL) == 0 && c.node == 3, "a node number");
-	ok(parse(&c, NULL, NULL, "--node", "8", NULL) == EX_USAGE, "a node above the range");
-	ok(parse(&c, NULL, NULL, "--node", "-1", NULL) == EX_USAGE, "a negative node");
-	ok(parse(&c, NULL, NULL, "--node", "1k", NULL) == EX_USAGE, "a node with a suffix");
+	ok(parse(&c, NULL, NULL, "--node", "8", NULL) == -EINVAL, "a node above the range");
+	ok(parse(&c, NULL, NULL, "--node", "-1", NULL) == -EINVAL, "a negative node");
+	ok(parse(&c, NULL, NULL, "--node", "1k", NULL) == -EINVAL, "a node with a suffix");
 	ok(opt_choice_index("4k|2m|1g|thp", "thp") == 3, "choice index");
 	ok(opt_choice_index("4k|2m|1g|thp", "2") == -1, "choice prefix does not match");
 	return done_testing();

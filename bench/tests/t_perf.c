@@ -45,10 +45,10 @@ static void test_resolve(const struct sysinfo *si)
 	ok(sp[3].group == PG_SCHED && sp[3].needs_kernel, "context-switches counts kernel-side");
 	ok(sp[4].group == PG_HW && sp[4].attr.type == PERF_TYPE_RAW && sp[4].attr.config == 0xc4 &&
 	   strcmp(sp[4].source, "raw") == 0, "rHEX is a raw hardware event");
-	ok(perf_resolve("no-such-event-xyz", si, sp, &n, err, sizeof(err)) == EX_RESOURCE &&
+	ok(perf_resolve("no-such-event-xyz", si, sp, &n, err, sizeof(err)) == -ENOENT &&
 	   strstr(err, "unknown event 'no-such-event-xyz'"), "an unknown name is a missing resource: %s", err);
-	ok(perf_resolve("cycles,cycles", si, sp, &n, err, sizeof(err)) == EX_USAGE, "a name given twice is a usage error");
-	ok(perf_resolve(",,", si, sp, &n, err, sizeof(err)) == EX_USAGE, "an empty list is a usage error");
+	ok(perf_resolve("cycles,cycles", si, sp, &n, err, sizeof(err)) == -EINVAL, "a name given twice is a usage error");
+	ok(perf_resolve(",,", si, sp, &n, err, sizeof(err)) == -EINVAL, "an empty list is a usage error");
 }
 
 static void test_classify(void)
@@ -148,13 +148,13 @@ static void test_groups(const struct sysinfo *si)
 	perf_layout(sp, n, &g);
 	is_u64(g.n, 10, "10 hardware events are 10 groups: the kernel multiplexes them one by one");
 
-	ok(perf_resolve("{a", si, sp, &n, err, sizeof(err)) == EX_USAGE && strstr(err, "not closed"),
+	ok(perf_resolve("{a", si, sp, &n, err, sizeof(err)) == -EINVAL && strstr(err, "not closed"),
 	   "an open group is a usage error: %s", err);
-	ok(perf_resolve("cycles}", si, sp, &n, err, sizeof(err)) == EX_USAGE, "a stray '}' is a usage error");
-	ok(perf_resolve("{}", si, sp, &n, err, sizeof(err)) == EX_USAGE, "an empty group is a usage error");
-	ok(perf_resolve("{cycles,{instructions}}", si, sp, &n, err, sizeof(err)) == EX_USAGE,
+	ok(perf_resolve("cycles}", si, sp, &n, err, sizeof(err)) == -EINVAL, "a stray '}' is a usage error");
+	ok(perf_resolve("{}", si, sp, &n, err, sizeof(err)) == -EINVAL, "an empty group is a usage error");
+	ok(perf_resolve("{cycles,{instructions}}", si, sp, &n, err, sizeof(err)) == -EINVAL,
 	   "nested groups are a usage error");
-	ok(perf_resolve("{cycles}:u", si, sp, &n, err, sizeof(err)) == EX_USAGE && strstr(err, "modifiers"),
+	ok(perf_resolve("{cycles}:u", si, sp, &n, err, sizeof(err)) == -EINVAL && strstr(err, "modifiers"),
 	   "group modifiers are a usage error: %s", err);
 }
 
