@@ -9,9 +9,6 @@
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
-if ! "$SGABENCH" sim --help >/dev/null 2>&1; then
-	skip_all "sweep with sgabench sim: 'sgabench sim --help' does not work yet"
-fi
 for tool in hyperfine sqlite3 flock; do
 	command -v "$tool" >/dev/null 2>&1 || skip_all "sweep: '$tool' not installed"
 done
@@ -60,32 +57,30 @@ test_expect_success "T2 shared: only the 69 compulsory misses" 'test_is "$t2s" 6
 test_expect_success "Zen 2 (asid): the shared context changes nothing" 'test_is "$(misses model:amd-zen2 1)" "$(misses model:amd-zen2 0)"'
 test_expect_success "the summary names the axes" 'grep -q "^backend=model:ultrasparc-t2 sharedctx=1 .* 69 (n= 4)" "$TMPD/out"'
 
-if command -v gnuplot >/dev/null 2>&1; then
+test_expect_success GNUPLOT "mkreport on the model sweep exits 0" - <<-\EOT
 	rc=0
 	"$top/report/mkreport" --db "$db" --out "$TMPD/rep" >/dev/null 2>"$TMPD/err" || rc=$?
-	test_expect_success "mkreport on the model sweep exits 0" 'test_is "$rc" 0'
-	test_expect_success "the TLB designs plot is drawn" 'test -s "$TMPD/rep/designs.svg"'
-	test_expect_success "the designs table has T2 with a shared context: 69 walks" 'grep -q "^ultrasparc-t2 shared	2	69	" "$TMPD/rep/data/designs-table.tsv"'
-	test_expect_success "one line per preset and shared context" - <<-\EOT
-		test_is "$(grep -c '^"' "$TMPD/rep/data/designs.dat")" 4
-	EOT
-	test_expect_success "the page has the section" - <<-\EOT
-		grep -q '<h2 id="designs">TLB designs (model)</h2>' "$TMPD/rep/index.html"
-	EOT
-	# The cover figure's model line comes from the table's runs, not from a
-	# stray two-task sim of another working set.
+	test_is "$rc" 0
+EOT
+test_expect_success GNUPLOT "the TLB designs plot is drawn" 'test -s "$TMPD/rep/designs.svg"'
+test_expect_success GNUPLOT "the designs table has T2 with a shared context: 69 walks" 'grep -q "^ultrasparc-t2 shared	2	69	" "$TMPD/rep/data/designs-table.tsv"'
+test_expect_success GNUPLOT "one line per preset and shared context" - <<-\EOT
+	test_is "$(grep -c '^"' "$TMPD/rep/data/designs.dat")" 4
+EOT
+test_expect_success GNUPLOT "the page has the section" - <<-\EOT
+	grep -q '<h2 id="designs">TLB designs (model)</h2>' "$TMPD/rep/index.html"
+EOT
+# The cover figure's model line comes from the table's runs, not from a
+# stray two-task sim of another working set.
+test_expect_success GNUPLOT "the cover's model point at 1000 rounds is the table's run" - <<-\EOT
 	"$SGABENCH" table --seeds 1 --db "$db" >/dev/null 2>&1
 	"$SGABENCH" sim --tasks 2 --rounds 1000 --working-set 8m --db "$db" --label stray >/dev/null 2>&1
 	"$top/report/mkreport" --db "$db" --out "$TMPD/rep2" >/dev/null 2>&1
 	want=$(q "SELECT CAST(MAX(m.value) AS INTEGER) FROM run r JOIN run_metric m ON m.run_id = r.id
 		AND m.name = 'dTLB-load-misses' WHERE r.label = 'table' AND r.rounds = 1000 AND r.sharedctx = 0")
-	test_expect_success "the cover's model point at 1000 rounds is the table's run" - <<-\EOT
-		test_is \
-		"$(awk -F'	' '$1 == 1000 { printf "%.0f", $2 }' "$TMPD/rep2/data/cover-model.tsv")" "$want"
-	EOT
-else
-	skip "designs report" "gnuplot is not installed"
-fi
+	test_is \
+	"$(awk -F'	' '$1 == 1000 { printf "%.0f", $2 }' "$TMPD/rep2/data/cover-model.tsv")" "$want"
+EOT
 
 rc=0
 "$top/scripts/nightly" --db "$db" --label nightly-20261201 "$TMPD/model" >"$TMPD/out" 2>&1 || rc=$?

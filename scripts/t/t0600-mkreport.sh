@@ -93,17 +93,13 @@ EOT
 test_expect_success "summary line 3 names the page-table memory at 8 tasks" - <<-\EOT
 	sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
 EOT
-if "$SGABENCH" history --help >/dev/null 2>&1; then
-	test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked" - <<-\EOT
-		grep -q '^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %' "$out/data/history-cp.tsv"
-	EOT
-	test_expect_success "and only that one" 'test_is "$(wc -l <"$out/data/history-cp.tsv")" 1'
-	test_expect_success "the page lists it" - <<-\EOT
-		grep -q '<td>20261117</td><td>-10.1 %</td>' "$out/index.html"
-	EOT
-else
-	skip "change points" "sgabench history does not work yet"
-fi
+test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked" - <<-\EOT
+	grep -q '^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %' "$out/data/history-cp.tsv"
+EOT
+test_expect_success "and only that one" 'test_is "$(wc -l <"$out/data/history-cp.tsv")" 1'
+test_expect_success "the page lists it" - <<-\EOT
+	grep -q '<td>20261117</td><td>-10.1 %</td>' "$out/index.html"
+EOT
 test_expect_success "the latest verdicts are summarised" - <<-\EOT
 	sh -c "sed -n 5p '$out/summary.txt' | grep -q '1 no-change, 1 regression'"
 EOT
