@@ -338,6 +338,8 @@ int cmd_table(int argc, char **argv)
 		ret = native_rows(&tc, &si, db, 1, normal, shared, why, sizeof(why));
 		if (ret) {
 			error("table: native run failed: %s", why);
+			if (ret == EX_RESOURCE)
+				hint("'--backend model' reproduces both columns with the TLB model");
 			ret = ret > 0 ? ret : EX_FAIL;
 			goto out;
 		}

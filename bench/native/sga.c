@@ -378,7 +378,9 @@ static void attach_error(const struct sga *s, const char *call, int e, char *err
 {
 	if (s->cfg.sharedctx && e == EOPNOTSUPP)
 		snprintf(err, errlen, "not supported here: the kernel refused the shared MMU context "
-			 "(%s: EOPNOTSUPP); it needs SPARC M7 or later running the kernel/ series", call);
+			 "(%s: EOPNOTSUPP); it needs the kernel/ series on a sun4v CPU whose machine "
+			 "description offers a second context (UltraSPARC T2 and later, not T1 or QEMU), "
+			 "booted without shared_mmu_ctx=off", call);
 	else
 		snprintf(err, errlen, "%s at 0x%llx: %s", call, (unsigned long long)s->addr, strerror(e));
 }
