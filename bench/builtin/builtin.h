@@ -34,6 +34,20 @@ int cmd_export(int argc, char **argv);
  */
 int builtin_exit(int ret);
 
+/* The --db row (builtin_db_rows) of a command that opens the store. */
+struct db_cfg {
+	const char *db;
+};
+
+/* The --db and --json rows (builtin_read_rows) of a command that reads the store. */
+struct read_cfg {
+	const char *db;		/* filled by the --db row of builtin_db_rows */
+	int json;
+};
+
+extern const struct opt builtin_db_rows[];
+extern const struct opt builtin_read_rows[];
+
 /* Where a backend command's results go and how they print (the shared rows). */
 struct out_cfg {
 	const char *db;

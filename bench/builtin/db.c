@@ -178,23 +178,14 @@ out:
 	return ret;
 }
 
-struct check_opts {
-	const char *db;
-	int json;
-};
-
 static const struct opt check_tab[] = {
-	{ .name = "db", .type = OPT_STR, .off = offsetof(struct check_opts, db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "database" },
-	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct check_opts, json),
-	  .help = "machine-readable output" },
+	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = 0 },
 	{ NULL },
 };
 
 static int db_check(int argc, char **argv)
 {
-	struct check_opts o = { .db = STORE_DEFAULT_PATH };
+	struct read_cfg o = { 0 };
 	char shown[1024];
 	struct store_check c;
 	struct store *db;

@@ -28,16 +28,12 @@
 #define MAX_ARGS 32
 
 struct named_opts {
-	const char *db;
-	int json, list, stdin_rows;
+	struct read_cfg io;
+	int list, stdin_rows;
 };
 
 static const struct opt named_tab[] = {
-	{ .name = "db", .type = OPT_STR, .off = offsetof(struct named_opts, db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "database" },
-	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct named_opts, json),
-	  .help = "rows as a JSON array of objects (query, schema)" },
+	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = offsetof(struct named_opts, io) },
 	{ .name = "list", .type = OPT_FLAG, .off = offsetof(struct named_opts, list),
 	  .help = "list the named statements and their arguments" },
 	{ .name = "stdin", .type = OPT_FLAG, .off = offsetof(struct named_opts, stdin_rows),
@@ -73,7 +69,7 @@ static const struct named_stmt *pick(const char *cmd, const char *name, int writ
 
 int db_query(int argc, char **argv)
 {
-	struct named_opts o = { .db = STORE_DEFAULT_PATH };
+	struct named_opts o = { 0 };
 	char *pos[MAX_ARGS + 1];
 	const struct named_stmt *q;
 	struct store *s;
@@ -95,12 +91,12 @@ int db_query(int argc, char **argv)
 	q = pick("query", pos[0], 0, np - 1);
 	if (!q)
 		return EX_USAGE;
-	ret = store_unported(o.db, "db query");
+	ret = store_unported(o.io.db, "db query");
 	if (!ret)
-		ret = store_open_ro(o.db, &s);
+		ret = store_open_ro(o.io.db, &s);
 	if (ret)
 		return ret;
-	ret = store_named_query(s, q, pos + 1, o.json, stdout) ? EX_FAIL : EX_OK;
+	ret = store_named_query(s, q, pos + 1, o.io.json, stdout) ? EX_FAIL : EX_OK;
 	store_close(s);
 	return ret;
 }
@@ -148,7 +144,7 @@ static int exec_stdin(struct store *s, long *changes)
 
 int db_exec(int argc, char **argv)
 {
-	struct named_opts o = { .db = STORE_DEFAULT_PATH };
+	struct named_opts o = { 0 };
 	char *pos[MAX_ARGS + 1];
 	const struct named_stmt *w = NULL;
 	struct store *s;
@@ -170,9 +166,9 @@ int db_exec(int argc, char **argv)
 	}
 	if (np > 0 && !(w = pick("exec", pos[0], 1, np - 1)))
 		return EX_USAGE;
-	if (store_unported(o.db, "db exec"))
+	if (store_unported(o.io.db, "db exec"))
 		return EX_RESOURCE;
-	if (store_open(o.db, &s))
+	if (store_open(o.io.db, &s))
 		return EX_RESOURCE;
 	ret = store_begin(s) ? EX_FAIL : 0;
 	if (!ret)
@@ -184,20 +180,20 @@ int db_exec(int argc, char **argv)
 		ret = EX_FAIL;
 	store_close(s);
 	if (ret)
-		error("db exec: nothing written to '%s'", o.db);
+		error("db exec: nothing written to '%s'", o.io.db);
 	return ret;
 }
 
 int db_init(int argc, char **argv)
 {
-	struct named_opts o = { .db = STORE_DEFAULT_PATH };
+	struct named_opts o = { 0 };
 	struct store *s;
 	int ret;
 
 	ret = opt_parse(named_tab, &o, argc, argv, "db init", "[--db PATH]", NULL, NULL);
 	if (ret)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
-	ret = store_open(o.db, &s);
+	ret = store_open(o.io.db, &s);
 	if (ret)
 		return ret == EX_USAGE ? EX_USAGE : EX_RESOURCE;
 	store_close(s);
@@ -215,7 +211,7 @@ int db_schema(int argc, char **argv)
 	ret = opt_parse(named_tab, &o, argc, argv, "db schema", "[--json]", NULL, NULL);
 	if (ret)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
-	if (o.json) {
+	if (o.io.json) {
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);
 		sysinfo_collect(&si);
@@ -223,7 +219,7 @@ int db_schema(int argc, char **argv)
 		json_arr_open(&j, "tables");
 	}
 	for (const struct store_table *t = store_tables; t->name; t++) {
-		if (o.json) {
+		if (o.io.json) {
 			json_obj_open(&j, NULL);
 			json_str(&j, "name", t->name);
 			json_arr_open(&j, "columns");
@@ -236,7 +232,7 @@ int db_schema(int argc, char **argv)
 				if (c->flags & (1u << f))
 					snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags),
 						 "%s%s", *flags ? "," : "", flag[f]);
-			if (!o.json) {
+			if (!o.io.json) {
 				printf("%s\t%s\t%s\t%s\n", t->name, c->name, store_col_type_name(c->type),
 				       flags);
 				continue;
@@ -247,12 +243,12 @@ int db_schema(int argc, char **argv)
 			json_str(&j, "flags", flags);
 			json_obj_close(&j);
 		}
-		if (o.json) {
+		if (o.io.json) {
 			json_arr_close(&j);
 			json_obj_close(&j);
 		}
 	}
-	if (o.json) {
+	if (o.io.json) {
 		json_arr_close(&j);
 		json_obj_close(&j);
 		json_end(&j);

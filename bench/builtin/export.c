@@ -15,16 +15,15 @@
 #include "store/store.h"
 
 struct export_opts {
-	const char *db, *origin, *output;
+	struct db_cfg io;
+	const char *origin, *output;
 };
 
 static const struct opt export_tab[] = {
 	{ .name = "origin", .type = OPT_STR, .off = offsetof(struct export_opts, origin),
 	  .metavar = "NAME",
 	  .help = "the KCIDB origin (CI system name): lower-case letters, digits, _" },
-	{ .name = "db", .type = OPT_STR, .off = offsetof(struct export_opts, db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "database" },
+	{ .type = OPT_ROWS, .rows = builtin_db_rows, .off = offsetof(struct export_opts, io) },
 	{ .name = "output", .type = OPT_STR, .off = offsetof(struct export_opts, output),
 	  .metavar = "FILE", .def = "-",
 	  .help = "write the document here instead of standard output" },
@@ -48,7 +47,7 @@ static int selected(void *ctx, int64_t id, const char *label, const char *status
 
 int cmd_export(int argc, char **argv)
 {
-	struct export_opts o = { .db = STORE_DEFAULT_PATH };
+	struct export_opts o = { 0 };
 	struct runset rs = { 0 };
 	struct store *s = NULL;
 	char *pos[3], why[160];
@@ -74,9 +73,9 @@ int cmd_export(int argc, char **argv)
 		error("export: bad selector '%s': %s", pos[1], why);
 		return EX_USAGE;
 	}
-	ret = store_unported(o.db, "export kcidb");
+	ret = store_unported(o.io.db, "export kcidb");
 	if (!ret)
-		ret = store_open_ro(o.db, &s);
+		ret = store_open_ro(o.io.db, &s);
 	if (ret)
 		return ret;
 	if (np == 2 && select_runs(s, pos[1], NULL, &rs)) {

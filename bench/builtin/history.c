@@ -24,8 +24,9 @@
 #define SYNOPSIS "--metric M [--cell PATTERN] [options]"
 
 struct hist_opts {
-	const char *metric, *cell, *db, *machine;
-	int json, per_run;
+	struct read_cfg io;
+	const char *metric, *cell, *machine;
+	int per_run;
 	uint64_t window;
 	double pvalue, min_change;
 };
@@ -37,9 +38,7 @@ static const struct opt history_opts[] = {
 	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct hist_opts, cell),
 	  .metavar = "PATTERN", .def = "*",
 	  .help = "cells matching this GLOB pattern" },
-	{ .name = "db", .type = OPT_STR, .off = offsetof(struct hist_opts, db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "database" },
+	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = offsetof(struct hist_opts, io) },
 	{ .name = "machine", .type = OPT_STR, .off = offsetof(struct hist_opts, machine),
 	  .metavar = "FP", .defhelp = "all",
 	  .help = "only machines whose fingerprint starts with FP" },
@@ -54,8 +53,6 @@ static const struct opt history_opts[] = {
 	{ .name = "min-change", .type = OPT_DOUBLE, .off = offsetof(struct hist_opts, min_change), .dmax = 10,
 	  .metavar = "R", .def = "0.02",
 	  .help = "smallest relative step reported" },
-	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct hist_opts, json),
-	  .help = "machine-readable output" },
 	{ NULL },
 };
 
@@ -346,15 +343,15 @@ int cmd_history(int argc, char **argv)
 		hint("e.g. sgabench history --metric minor-faults --cell '*tasks=8 *'");
 		return EX_USAGE;
 	}
-	if (store_unported(o.db, "history"))
+	if (store_unported(o.io.db, "history"))
 		return EX_RESOURCE;
-	if (store_open_ro(o.db, &db))
+	if (store_open_ro(o.io.db, &db))
 		return EX_RESOURCE;
 	ret = list_series(db, &o, &s, &ns);
 	if (!ret && ns == 0) {
 		error("history: no successful runs of a cell matching '%s'%s%s", o.cell,
 		      o.machine ? " on machine " : "", o.machine ? o.machine : "");
-		hint("list the stored runs with 'sgabench runs --db %s'", o.db);
+		hint("list the stored runs with 'sgabench runs --db %s'", o.io.db);
 		ret = EX_RESOURCE;
 		goto out;
 	}
@@ -368,7 +365,7 @@ int cmd_history(int argc, char **argv)
 		ret = EX_FAIL;
 		goto out;
 	}
-	if (o.json) {
+	if (o.io.json) {
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);
 		sysinfo_collect(&si);

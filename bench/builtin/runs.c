@@ -10,19 +10,16 @@
 #include "store/store.h"
 
 struct runs_cfg {
-	const char *db;
+	struct read_cfg io;
 	uint64_t limit;
 	const char *label;
 	const char *backend;
 	int failed;
-	int json;
 };
 
 #define F(x) offsetof(struct runs_cfg, x)
 static const struct opt runs_opts[] = {
-	{ .name = "db", .type = OPT_STR, .off = F(db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "SQLite database" },
+	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = F(io) },
 	{ .name = "limit", .type = OPT_UINT, .off = F(limit), .min = 1, .max = 1000000,
 	  .metavar = "N", .def = "50",
 	  .help = "show at most N runs" },
@@ -34,8 +31,6 @@ static const struct opt runs_opts[] = {
 	  .help = "only this backend (native, model:%, ...)" },
 	{ .name = "failed", .type = OPT_FLAG, .off = F(failed),
 	  .help = "only failed runs" },
-	{ .name = "json", .type = OPT_FLAG, .off = F(json),
-	  .help = "print a JSON array" },
 	{ NULL },
 };
 
@@ -52,7 +47,7 @@ static int print_run(void *ctx, const struct store_run_row *r)
 	struct json *j = p->j;
 
 	p->n++;
-	if (p->c->json) {
+	if (p->c->io.json) {
 		json_obj_open(j, NULL);
 		json_i64(j, "run_id", r->id);
 		json_str(j, "uuid", r->uuid);
@@ -91,13 +86,13 @@ int cmd_runs(int argc, char **argv)
 	ret = opt_parse(runs_opts, &c, argc, argv, "runs", "[OPTIONS]", NULL, NULL);
 	if (ret)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
-	ret = store_open_ro(c.db, &db);
+	ret = store_open_ro(c.io.db, &db);
 	if (ret)
 		return ret;
-	c.db = store_path(db);
+	c.io.db = store_path(db);
 	f = (struct store_runs_filter){ c.label, c.backend, c.failed, c.limit };
 	p.j = &j;
-	if (c.json) {
+	if (c.io.json) {
 		json_init(&j, stdout, 1);
 		json_arr_open(&j, NULL);
 	} else {
@@ -111,11 +106,11 @@ int cmd_runs(int argc, char **argv)
 		store_close(db);
 		return EX_FAIL;
 	}
-	if (c.json) {
+	if (c.io.json) {
 		json_arr_close(&j);
 		json_end(&j);
 	} else if (!p.n) {
-		printf("(no runs in %s)\n", c.db);
+		printf("(no runs in %s)\n", c.io.db);
 	}
 	store_close(db);
 	return EX_OK;

@@ -11,18 +11,13 @@
 #include "machine/sysinfo.h"
 
 struct show_cfg {
-	const char *db;
-	int json;
+	struct read_cfg io;
 	int csv;
 };
 
 #define F(x) offsetof(struct show_cfg, x)
 static const struct opt show_opts[] = {
-	{ .name = "db", .type = OPT_STR, .off = F(db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "SQLite database" },
-	{ .name = "json", .type = OPT_FLAG, .off = F(json),
-	  .help = "print as JSON" },
+	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = F(io) },
 	{ .name = "csv", .type = OPT_FLAG, .off = F(csv),
 	  .help = "print as CSV" },
 	{ NULL },
@@ -49,7 +44,7 @@ static const char *config_events(const char *config, char *out, size_t len)
 int cmd_show(int argc, char **argv)
 {
 	char events[2048], groups[1024];
-	struct show_cfg c = { .db = STORE_DEFAULT_PATH };
+	struct show_cfg c = { 0 };
 	struct stored_run s;
 	struct run_view v = { 0 };
 	struct sysinfo si;
@@ -65,14 +60,14 @@ int cmd_show(int argc, char **argv)
 		hint("'sgabench runs' lists them");
 		return EX_USAGE;
 	}
-	ret = store_open_ro(c.db, &db);
+	ret = store_open_ro(c.io.db, &db);
 	if (ret)
 		return ret;
-	c.db = store_path(db);
+	c.io.db = store_path(db);
 	ret = store_load_run(db, pos[0], &s);
 	if (ret) {
 		error("show: %s run '%s' in '%s'", ret == -2 ? "more than one" : ret == -1 ? "no" : "cannot read",
-		      pos[0], c.db);
+		      pos[0], c.io.db);
 		if (ret == -2)
 			hint("give more of the uuid");
 		store_close(db);
@@ -89,8 +84,8 @@ int cmd_show(int argc, char **argv)
 	v.groups = perf_group_text(config_events(s.config_json, events, sizeof(events)), groups,
 				   sizeof(groups));
 	v.run_id = s.run_id;
-	v.db = c.db;
-	if (c.json)
+	v.db = c.io.db;
+	if (c.io.json)
 		output_json(stdout, &v);
 	else if (c.csv)
 		output_csv(stdout, &v);
