@@ -24,9 +24,7 @@
 
 /* The rows every backend command shares: where results go and how they print. */
 static const struct opt out_rows[] = {
-	{ .name = "db", .type = OPT_STR, .off = OUT(db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "database: an SQLite file, or a postgresql:// URI (SGABENCH_DB when not given)" },
+	{ .type = OPT_ROWS, .rows = builtin_db_rows, .off = OUT(db) },
 	{ .name = "no-store", .type = OPT_FLAG, .off = OUT(no_store),
 	  .help = "do not store the run" },
 	{ .name = "label", .type = OPT_STR, .off = OUT(label),
