@@ -86,12 +86,15 @@ int backend_run_plan(const struct backend_ops *be, void *plan, const struct sysi
 	return ret;
 }
 
-void backend_run_free(struct backend_run *br)
+void backend_run_free(const struct backend_ops *be, void *plan, struct backend_run *br)
 {
-	free(br->r.win);
-	free(br->r.task);
-	br->r.win = NULL;
-	br->r.task = NULL;
+	if (plan)
+		be->release(plan);
+	if (br) {
+		free(br->r.win);
+		free(br->r.task);
+	}
+	free(br);
 }
 
 int backend_cmd(const struct backend_ops *be, int argc, char **argv)
@@ -171,11 +174,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		error("%s: measured and printed above, but not stored in '%s': nothing of this run "
 		      "was written (the database error is above)", be->cmd, shown);
 out:
-	if (plan)
-		be->release(plan);
-	if (br)
-		backend_run_free(br);
-	free(br);
+	backend_run_free(be, plan, br);
 	store_close(db);
 	free(blk);
 	return ret;

@@ -71,7 +71,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv);
 struct backend_run {
 	const char *label;		/* in: stored with the run, or NULL */
 	double t0;			/* in: when the command started (clock_now_s), for wall-s */
-	struct run_result r;		/* out: the result (backend_run_free frees its arrays) */
+	struct run_result r;		/* out: the result (backend_run_free frees it) */
 	struct run_meta m;		/* out: the run row, pointing into nm */
 	struct backend_names nm;	/* out: cell, configuration JSON, description */
 	int64_t run_id;			/* out: the stored run's id, 0 when not stored */
@@ -93,7 +93,10 @@ struct backend_run {
 int backend_run_plan(const struct backend_ops *be, void *plan, const struct sysinfo *si,
 		     struct store *db, struct backend_run *br);
 
-/* Free what backend_run_plan allocated in br. */
-void backend_run_free(struct backend_run *br);
+/*
+ * Release be's plan (when not NULL) and br (allocated with malloc, may be
+ * NULL) with the result arrays backend_run_plan allocated in it.
+ */
+void backend_run_free(const struct backend_ops *be, void *plan, struct backend_run *br);
 
 #endif

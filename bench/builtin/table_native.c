@@ -98,11 +98,7 @@ int native_row_run(const struct native_row *nr, const struct sysinfo *si, double
 	}
 	ret = event_total(&br->r, misses, why, whylen);
 out:
-	if (plan)
-		be->release(plan);
-	if (br)
-		backend_run_free(br);
-	free(br);
+	backend_run_free(be, plan, br);
 	free(cfg);
 	return ret;
 }

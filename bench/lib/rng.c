@@ -1,4 +1,5 @@
 /* rng.c - xoshiro256** (Blackman and Vigna), seeded through splitmix64. */
+#include <math.h>
 #include "lib/rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -78,4 +79,19 @@ uint64_t rng_below(struct rng *r, uint64_t n)
 double rng_double(struct rng *r)
 {
 	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+double rng_normal(struct rng *r)
+{
+	double u1 = rng_double(r), u2 = rng_double(r);
+
+	if (u1 < 1e-300)
+		u1 = 1e-300;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+void rng_noisy(struct rng *r, double *x, size_t n, double mean, double cv)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = mean * (1 + cv * rng_normal(r));
 }

@@ -19,5 +19,10 @@ void rng_fill(struct rng *r, uint64_t *out, size_t n);
 uint64_t rng_below(struct rng *r, uint64_t n);
 /* Uniform double in [0, 1). */
 double rng_double(struct rng *r);
+/* A standard normal deviate N(0, 1) (Box-Muller, two uniforms per call). */
+double rng_normal(struct rng *r);
+
+/* Fill x[0..n-1] with mean * (1 + cv * N(0, 1)): a noisy measurement. */
+void rng_noisy(struct rng *r, double *x, size_t n, double mean, double cv);
 
 #endif

@@ -9,21 +9,6 @@
 #include "stats/stats.h"
 #include "tap.h"
 
-/* A normal deviate (Box-Muller) from r. */
-static double gauss(struct rng *r)
-{
-	double u1 = rng_double(r), u2 = rng_double(r);
-
-	if (u1 < 1e-300)
-		u1 = 1e-300;
-	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
-
-static void noise(struct rng *r, double *x, size_t n, double mean, double cv)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = mean * (1 + cv * gauss(r));
-}
 
 /* One cell through MWU, the bootstrap and the rule (q = p), higher is better. */
 static enum verdict decide_hb(const double *b, size_t nb, const double *c, size_t nc, double floor)
@@ -54,8 +39,8 @@ int main(void)
 	   "more runs shrink the MDE, more noise widens it");
 
 	rng_seed(&r, 7, 0);
-	noise(&r, b, 40, 100, 0.05);
-	noise(&r, c, 40, 100, 0.05);
+	rng_noisy(&r, b, 40, 100, 0.05);
+	rng_noisy(&r, c, 40, 100, 0.05);
 	m = stats_robust_cv(b, 40, c, 40);
 	ok(m > 0.035 && m < 0.065, "robust CV of 5%% noise reads %.4f", m);
 	for (int i = 0; i < 40; i++)
@@ -65,10 +50,10 @@ int main(void)
 	/* At a shift equal to the MDE the rule should fire in about 80 % of trials. */
 	m = stats_mde(0.03, 10, 10, 0.01, 0.8);
 	for (int t = 0; t < trials; t++) {
-		noise(&r, b, 10, 1000, 0.03);
-		noise(&r, c, 10, 1000 * (1 - m), 0.03);
+		rng_noisy(&r, b, 10, 1000, 0.03);
+		rng_noisy(&r, c, 10, 1000 * (1 - m), 0.03);
 		hit += decide_hb(b, 10, c, 10, NAN) == V_REGRESSION;
-		noise(&r, c, 10, 1000, 0.03);
+		rng_noisy(&r, c, 10, 1000, 0.03);
 		alarms += decide_hb(b, 10, c, 10, NAN) != V_NO_CHANGE;
 	}
 	printf("# 10 vs 10 runs at 3%% noise: MDE %.1f%%; a drop of the MDE caught in %d of %d, "

@@ -11,22 +11,6 @@
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))
 
-/* A normal deviate (Box-Muller) from r. */
-static double gauss(struct rng *r)
-{
-	double u1 = rng_double(r), u2 = rng_double(r);
-
-	if (u1 < 1e-300)
-		u1 = 1e-300;
-	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
-
-/* Fill x[0..n-1] with mean * (1 + cv * N(0,1)). */
-static void noise(struct rng *r, double *x, size_t n, double mean, double cv)
-{
-	for (size_t i = 0; i < n; i++)
-		x[i] = mean * (1 + cv * gauss(r));
-}
 
 /* The whole two-sample pipeline for one cell with q = p (a single comparison). */
 static enum verdict one_cell(const double *b, size_t nb, const double *c, size_t nc,
@@ -93,8 +77,8 @@ static void test_mwu_large(void)
 	struct mwu m;
 
 	rng_seed(&r, 7, 0);
-	noise(&r, a, 40, 100, 0.01);
-	noise(&r, b, 40, 100, 0.01);
+	rng_noisy(&r, a, 40, 100, 0.01);
+	rng_noisy(&r, b, 40, 100, 0.01);
 	for (int i = 0; i < 40; i++)	/* shift b far up: every a below every b */
 		b[i] += 10;
 	stats_mwu(a, 40, b, 40, &m);
@@ -116,8 +100,8 @@ static void test_mwu_agree(void)
 	for (int t = 0; t < 50; t++) {
 		double z, pn;
 
-		noise(&r, a, 20, 100, 0.01);
-		noise(&r, b, 20, 100.3, 0.01);
+		rng_noisy(&r, a, 20, 100, 0.01);
+		rng_noisy(&r, b, 20, 100.3, 0.01);
 		stats_mwu(a, 20, b, 20, &m);
 		z = (fabs(m.u - 200) - 0.5) / sqrt(20.0 * 20 * 41 / 12);
 		pn = erfc((z > 0 ? z : 0) / M_SQRT2);
@@ -171,16 +155,16 @@ static void test_bootstrap(void)
 	int covered = 0, trials = 200;
 
 	rng_seed(&r, 11, 0);
-	noise(&r, b, 10, 1000, 0.01);
-	noise(&r, c, 10, 1000, 0.01);
+	rng_noisy(&r, b, 10, 1000, 0.01);
+	rng_noisy(&r, c, 10, 1000, 0.01);
 	stats_ratio_ci(b, 10, c, 10, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED, 0.95, &ci);
 	stats_ratio_ci(b, 10, c, 10, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED, 0.95, &ci2);
 	ok(ci.lo == ci2.lo && ci.hi == ci2.hi, "bootstrap with a fixed seed is reproducible");
 	ok(ci.lo <= ci.ratio && ci.ratio <= ci.hi, "point estimate inside its CI [%.4f, %.4f]",
 	   ci.lo, ci.hi);
 	for (int t = 0; t < trials; t++) {
-		noise(&r, b, 10, 1000, 0.02);
-		noise(&r, c, 10, 1050, 0.02);
+		rng_noisy(&r, b, 10, 1000, 0.02);
+		rng_noisy(&r, c, 10, 1050, 0.02);
 		stats_ratio_ci(b, 10, c, 10, 2000, STATS_BOOT_SEED + t, 0.95, &ci);
 		covered += ci.lo <= 1.05 && 1.05 <= ci.hi;
 	}
@@ -204,8 +188,8 @@ static void test_decisions(void)
 	for (int t = 0; t < trials; t++) {
 		enum verdict v;
 
-		noise(&r, b, 10, 1000, 0.01);
-		noise(&r, c, 10, 1000, 0.01);
+		rng_noisy(&r, b, 10, 1000, 0.01);
+		rng_noisy(&r, c, 10, 1000, 0.01);
 		v = one_cell(b, 10, c, 10, NAN, 0, &ci, &p);
 		alarms += v == V_REGRESSION || v == V_IMPROVEMENT;
 		rawsig += p <= STATS_ALPHA;
@@ -217,8 +201,8 @@ static void test_decisions(void)
 	   rawsig, trials);
 
 	for (int t = 0; t < 100; t++) {
-		noise(&r, b, 10, 1000, 0.01);
-		noise(&r, c, 10, 1050, 0.01);
+		rng_noisy(&r, b, 10, 1000, 0.01);
+		rng_noisy(&r, c, 10, 1050, 0.01);
 		found += one_cell(b, 10, c, 10, NAN, 0, &ci, &p) == V_REGRESSION;
 		impr += one_cell(c, 10, b, 10, NAN, 0, &ci, &p) == V_IMPROVEMENT;
 		hb += one_cell(b, 10, c, 10, NAN, 1, &ci, &p) == V_IMPROVEMENT;
@@ -228,14 +212,14 @@ static void test_decisions(void)
 	ok(impr >= 95, "the same shift downwards is an improvement (%d/100)", impr);
 	ok(hb >= 95, "--higher-better turns the upward shift into an improvement (%d/100)", hb);
 
-	noise(&r, b, 10, 1000, 0.01);
-	noise(&r, c, 10, 1050, 0.01);
+	rng_noisy(&r, b, 10, 1000, 0.01);
+	rng_noisy(&r, c, 10, 1050, 0.01);
 	ok(one_cell(b, 10, c, 10, 0.08, 0, &ci, &p) == V_NO_CHANGE,
 	   "a 5%% shift inside an 8%% A/A noise floor is no change");
 	ok(one_cell(b, 3, c, 3, NAN, 0, &ci, &p) == V_INSUFFICIENT, "3 vs 3 runs: insufficient");
 	ok(one_cell(b, 2, c, 10, NAN, 0, &ci, &p) == V_INSUFFICIENT, "2 runs on a side: insufficient");
-	noise(&r, c, 10, 1010, 0.001);
-	noise(&r, b, 10, 1000, 0.001);
+	rng_noisy(&r, c, 10, 1010, 0.001);
+	rng_noisy(&r, b, 10, 1000, 0.001);
 	ok(one_cell(b, 10, c, 10, NAN, 0, &ci, &p) == V_NO_CHANGE && p < 1e-4,
 	   "a significant 1%% shift stays under the 2%% threshold");
 }
@@ -259,8 +243,8 @@ static void test_many_cells(void)
 		int any = 0;
 
 		for (int k = 0; k < CELLS; k++) {
-			noise(&r, b[k], N, 500, 0.02);
-			noise(&r, c[k], N, 500, 0.02);
+			rng_noisy(&r, b[k], N, 500, 0.02);
+			rng_noisy(&r, c[k], N, 500, 0.02);
 			stats_mwu(b[k], N, c[k], N, &m);
 			p[k] = m.p;
 			stats_ratio_ci(b[k], N, c[k], N, 1000, STATS_BOOT_SEED, 0.95, &ci[k]);
@@ -289,8 +273,8 @@ static void test_change_points(void)
 	for (int t = 0; t < TRIALS; t++) {
 		int hit = 0;
 
-		noise(&r, x, AT, 1000, 0.01);
-		noise(&r, x + AT, NIGHTS - AT, 1050, 0.01);
+		rng_noisy(&r, x, AT, 1000, 0.01);
+		rng_noisy(&r, x + AT, NIGHTS - AT, 1050, 0.01);
 		n = stats_change_points(x, NIGHTS, STATS_CP_WINDOW, STATS_CP_PVALUE, STATS_CP_MIN_REL,
 					cp, 8);
 		for (int i = 0; i < n; i++) {
@@ -305,7 +289,7 @@ static void test_change_points(void)
 	   TRIALS);
 
 	for (int t = 0; t < NOISE_TRIALS; t++) {
-		noise(&r, x, NIGHTS, 1000, 0.01);
+		rng_noisy(&r, x, NIGHTS, 1000, 0.01);
 		n = stats_change_points(x, NIGHTS, STATS_CP_WINDOW, STATS_CP_PVALUE, 0, cp, 8);
 		false_any += n > 0;
 		n = stats_change_points(x, NIGHTS, STATS_CP_WINDOW, STATS_CP_PVALUE, STATS_CP_MIN_REL,
@@ -326,7 +310,7 @@ static void test_change_points(void)
 	ok(n == 2 && cp[0].index == 20 && cp[1].index == 45 && cp[0].mean_before == 4096 &&
 	   cp[0].mean_after == 8192, "a constant metric with two steps: both found exactly");
 
-	noise(&r, x, NIGHTS, 1000, 0.01);
+	rng_noisy(&r, x, NIGHTS, 1000, 0.01);
 	x[50] = 1200;
 	stats_zscores(x, NIGHTS, STATS_Z_LOOKBACK, STATS_Z_MIN_PRIOR, z);
 	n = 0;
