@@ -10,20 +10,38 @@ lab() {
 	sh "$top/scripts/lab/run" "$@" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
 }
 lab --guest sparc64
-is "an unknown guest is a usage error" "$rc" 2
-ok "that names the guest" grep -q "unknown guest 'sparc64'" "$TMPD/err"
+test_expect_success "an unknown guest is a usage error" - <<-\EOT
+	test_is "$rc" 2
+EOT
+test_expect_success "that names the guest" - <<-\EOT
+	grep -q "unknown guest 'sparc64'" "$TMPD/err"
+EOT
 lab --bogus
-is "an unknown argument is a usage error" "$rc" 2
+test_expect_success "an unknown argument is a usage error" - <<-\EOT
+	test_is "$rc" 2
+EOT
 lab --keep
-is "--keep without a directory is a usage error" "$rc" 2
+test_expect_success "--keep without a directory is a usage error" - <<-\EOT
+	test_is "$rc" 2
+EOT
 rc=0
 LAB_TIMEOUT=soon sh "$top/scripts/lab/run" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
-is "LAB_TIMEOUT must be a number" "$rc" 2
+test_expect_success "LAB_TIMEOUT must be a number" - <<-\EOT
+	test_is "$rc" 2
+EOT
 lab --help
-is "--help exits 0" "$rc" 0
-ok "and prints the usage" grep -q '^usage: scripts/lab/run' "$TMPD/out"
+test_expect_success "--help exits 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
+test_expect_success "and prints the usage" - <<-\EOT
+	grep -q '^usage: scripts/lab/run' "$TMPD/out"
+EOT
 rc=0
 sh "$top/scripts/deps" nothing >/dev/null 2>"$TMPD/err" || rc=$?
-is "scripts/deps: an unknown target is a usage error" "$rc" 2
-ok "that lists lab among the targets" grep -q 'kernel|lab' "$TMPD/err"
+test_expect_success "scripts/deps: an unknown target is a usage error" - <<-\EOT
+	test_is "$rc" 2
+EOT
+test_expect_success "that lists lab among the targets" - <<-\EOT
+	grep -q 'kernel|lab' "$TMPD/err"
+EOT
 done_testing

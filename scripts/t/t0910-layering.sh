@@ -80,14 +80,18 @@ test_expect_success "only bench/store/ includes <libpq-fe.h> or calls libpq" 'te
 calls=$(git grep -n 'sqlite3_[a-z_0-9]*[[:space:]]*(' -- 'bench/*.[ch]' 'workloads/*.[ch]' |
 	grep -v '^bench/store/' | grep -v '^bench/tests/' || true)
 [ -z "$calls" ] || printf '%s\n' "$calls" | sed 's/^/# /'
-is "no sqlite3_ call outside bench/store/" "$(printf '%s' "$calls" | grep -c . || true)" 0
+test_expect_success "no sqlite3_ call outside bench/store/" - <<-\EOT
+	test_is "$(printf '%s' "$calls" | grep -c . || true)" 0
+EOT
 
 # The harness and the report never speak SQL: no sqlite3 CLI outside the
 # tests (which may inspect a database as a witness) and the package lists.
 cli=$(git grep -n -E '(^|[^a-z_-])sqlite3( |$)' -- scripts report ':!scripts/t' ':!scripts/deps' \
 	':!report/synthetic.sql' || true)
 [ -z "$cli" ] || printf '%s\n' "$cli" | sed 's/^/# /'
-is "no sqlite3 command in scripts/ or report/" "$(printf '%s' "$cli" | grep -c . || true)" 0
+test_expect_success "no sqlite3 command in scripts/ or report/" - <<-\EOT
+	test_is "$(printf '%s' "$cli" | grep -c . || true)" 0
+EOT
 
 # The rule test must itself be able to fail: a planted bad include is caught.
 planted=$(printf '#include "store/store.h"\n' | sed -n 's/^#include "\([^"]*\)".*/\1/p')
