@@ -13,24 +13,34 @@ ws="--tasks 1 --sga-size 16m --page-size 4k"
 for r in 100 200 300; do
 	# shellcheck disable=SC2086 # $ws is a word list
 	run_csv run $ws --rounds $r --events instructions,cycles
-	is "$r rounds: run exits 0" "$rc" 0
+	test_expect_success "$r rounds: run exits 0" - <<-\EOT
+		test_is "$rc" 0
+	EOT
 	eval "ins_$r=\$(csv 0 instructions raw)"
-	is "$r rounds: cycles equal instructions under shift=0" "$(csv 0 cycles raw)" "$(csv 0 instructions raw)"
+	test_expect_success "$r rounds: cycles equal instructions under shift=0" - <<-\EOT
+		test_is "$(csv 0 cycles raw)" "$(csv 0 instructions raw)"
+	EOT
 done
 # shellcheck disable=SC2154 # set by the eval above
 note_ "instructions in the window at 100, 200, 300 rounds: $ins_100 $ins_200 $ins_300"
-ok "instructions counted at 100 rounds ($ins_100)" test "${ins_100:-0}" -gt 0
+test_expect_success "instructions counted at 100 rounds ($ins_100)" - <<-\EOT
+	test "${ins_100:-0}" -gt 0
+EOT
 # shellcheck disable=SC2154
-is "instructions are exactly linear in rounds: equal steps ($((ins_200 - ins_100)))" \
-	"$((ins_300 - ins_200))" "$((ins_200 - ins_100))"
+test_expect_success "instructions are exactly linear in rounds: equal steps ($((ins_200 - ins_100)))" - <<-\EOT
+	test_is "$((ins_300 - ins_200))" "$((ins_200 - ins_100))"
+EOT
 
 # --- identical work, identical counts ---
 run_csv run --tasks 4 --sga-size 16m --page-size 4k --rounds 100 --events instructions
-is "4 tasks: run exits 0" "$rc" 0
+test_expect_success "4 tasks: run exits 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
 i0=$(csv 0 instructions raw)
 note_ "4 tasks, 100 rounds each: $i0 $(csv 1 instructions raw) $(csv 2 instructions raw) $(csv 3 instructions raw)"
-is "4 tasks doing identical work count identical instructions" \
-	"$(csv 1 instructions raw) $(csv 2 instructions raw) $(csv 3 instructions raw)" "$i0 $i0 $i0"
+test_expect_success "4 tasks doing identical work count identical instructions" - <<-\EOT
+	test_is "$(csv 1 instructions raw) $(csv 2 instructions raw) $(csv 3 instructions raw)" "$i0 $i0 $i0"
+EOT
 
 # --- more hardware events than counters: all counted, scaled, within 10% ---
 # 3000 rounds is about 86 ms of virtual time: the kernel rotates the
@@ -39,13 +49,17 @@ rounds=3000
 # shellcheck disable=SC2086
 run_csv run $ws --rounds $rounds --events instructions,cycles
 exact=$(csv 0 instructions raw)
-is "exact run: not multiplexed (enabled == running)" "$(csv 0 instructions running)" "$(csv 0 instructions enabled)"
+test_expect_success "exact run: not multiplexed (enabled == running)" - <<-\EOT
+	test_is "$(csv 0 instructions running)" "$(csv 0 instructions enabled)"
+EOT
 note_ "exact count at $rounds rounds: $exact instructions, $(csv 0 cycles raw) cycles"
 # INST_RETIRED (0x08) and CPU_CYCLES (0x11) under several spellings: 10 events, 7 counters
 many="instructions,cycles,r8,r11,r08,r011,r008,r0011,r0008,r00011"
 # shellcheck disable=SC2086
 run_csv run $ws --rounds $rounds --events "$many"
-is "10 hardware events on 7 counters: run exits 0" "$rc" 0
+test_expect_success "10 hardware events on 7 counters: run exits 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
 cp "$TMPD/out" "$TMPD/many.csv"
 for e in $(echo "$many" | tr , ' '); do
 	st=$(csv 0 "$e" missing)
@@ -53,53 +67,85 @@ for e in $(echo "$many" | tr , ' '); do
 	en=$(csv 0 "$e" enabled)
 	run=$(csv 0 "$e" running)
 	note_ "$e: value $v raw $(csv 0 "$e" raw) enabled $en running $run ${st:+missing $st}"
-	is "over-committed $e is counted" "$st" ""
-	ok "over-committed $e was multiplexed: running $run < enabled $en" test "${run:-0}" -lt "${en:-0}"
-	ok "over-committed $e scaled ($v) is within 10% of the exact count ($exact)" within 10 "${v:-0}" "$exact"
+	test_expect_success "over-committed $e is counted" - <<-\EOT
+		test_is "$st" ""
+	EOT
+	test_expect_success "over-committed $e was multiplexed: running $run < enabled $en" - <<-\EOT
+		test "${run:-0}" -lt "${en:-0}"
+	EOT
+	test_expect_success "over-committed $e scaled ($v) is within 10% of the exact count ($exact)" - <<-\EOT
+		within 10 "${v:-0}" "$exact"
+	EOT
 done
 
 # --- an explicit group that fits is read as one ---
 # shellcheck disable=SC2086
 run_csv run $ws --rounds $rounds --events "{instructions,cycles},r8,r11,r08,r011,r008,r0011,r0008,r00011"
-is "explicit group among 10 events: run exits 0" "$rc" 0
-ok "the output names the group" grep -q '^# groups={instructions,cycles}' "$TMPD/out"
+test_expect_success "explicit group among 10 events: run exits 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
+test_expect_success "the output names the group" - <<-\EOT
+	grep -q '^# groups={instructions,cycles}' "$TMPD/out"
+EOT
 note_ "group: instructions enabled $(csv 0 instructions enabled) running $(csv 0 instructions running); cycles enabled $(csv 0 cycles enabled) running $(csv 0 cycles running)"
-is "its members share enabled and running: read as one group" \
-	"$(csv 0 cycles enabled) $(csv 0 cycles running)" "$(csv 0 instructions enabled) $(csv 0 instructions running)"
-is "and, both counting every cycle, equal counts" "$(csv 0 cycles raw)" "$(csv 0 instructions raw)"
-ok "the group is scaled to within 10% of the exact count" within 10 "$(csv 0 instructions value)" "$exact"
+test_expect_success "its members share enabled and running: read as one group" - <<-\EOT
+	test_is "$(csv 0 cycles enabled) $(csv 0 cycles running)" "$(csv 0 instructions enabled) $(csv 0 instructions running)"
+EOT
+test_expect_success "and, both counting every cycle, equal counts" - <<-\EOT
+	test_is "$(csv 0 cycles raw)" "$(csv 0 instructions raw)"
+EOT
+test_expect_success "the group is scaled to within 10% of the exact count" - <<-\EOT
+	within 10 "$(csv 0 instructions value)" "$exact"
+EOT
 
 # --- an explicit group larger than the PMU: split, said, and still counted ---
 big="{instructions,cycles,r8,r11,r08,r011,r008,r0011},r0008,r00011"
 # shellcheck disable=SC2086
 run_csv run $ws --rounds $rounds --events "$big"
-is "a group of 8 on 7 counters: run exits 0" "$rc" 0
-ok "a warning says the PMU cannot hold it whole" grep -q "cannot hold the group" "$TMPD/err"
+test_expect_success "a group of 8 on 7 counters: run exits 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
+test_expect_success "a warning says the PMU cannot hold it whole" - <<-\EOT
+	grep -q "cannot hold the group" "$TMPD/err"
+EOT
 note_ "$(cat "$TMPD/err")"
 for e in $(echo "$big" | tr -d '{}' | tr , ' '); do
 	v=$(csv 0 "$e" value)
-	ok "split group: $e counted, $v within 10% of $exact" within 10 "${v:-0}" "$exact"
+	test_expect_success "split group: $e counted, $v within 10% of $exact" - <<-\EOT
+		within 10 "${v:-0}" "$exact"
+	EOT
 done
 
 # --- the TLB events QEMU lacks: unsupported, and table says n/a with why ---
 # shellcheck disable=SC2086
 run_csv run $ws --rounds 10 --events dTLB-load-misses,dTLB-loads,iTLB-load-misses,instructions
-is "TLB events: run exits 0" "$rc" 0
-is "dTLB-load-misses, dTLB-loads, iTLB-load-misses are unsupported (QEMU has no such events)" \
-	"$(csv 0 dTLB-load-misses missing) $(csv 0 dTLB-loads missing) $(csv 0 iTLB-load-misses missing)" \
-	"unsupported unsupported unsupported"
-ok "instructions still count beside them" test "$(csv 0 instructions raw)" -gt 0
+test_expect_success "TLB events: run exits 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
+test_expect_success "dTLB-load-misses, dTLB-loads, iTLB-load-misses are unsupported (QEMU has no such events)" - <<-\EOT
+	test_is "$(csv 0 dTLB-load-misses missing) $(csv 0 dTLB-loads missing) $(csv 0 iTLB-load-misses missing)" \
+		"unsupported unsupported unsupported"
+EOT
+test_expect_success "instructions still count beside them" - <<-\EOT
+	test "$(csv 0 instructions raw)" -gt 0
+EOT
 if need_hugepages 140; then
 	# A small model (2 TTEs, no jitter) keeps the model's half cheap under
 	# TCG: only the native column is checked here, not the reproduction.
 	run_sga table --native-normal --seeds 1 --working-set 8m --jitter 0 --no-store
 	cp "$TMPD/out" "$TMPD/table"
 	note_ "$(grep -E '^ *1 \||native normal' "$TMPD/table")"
-	ok "table --native-normal: the native column is n/a" grep -q 'n/a *$' "$TMPD/table"
-	ok "with the reason: unsupported" grep -q '^native normal: .*unsupported' "$TMPD/table"
+	test_expect_success "table --native-normal: the native column is n/a" - <<-\EOT
+		grep -q 'n/a *$' "$TMPD/table"
+	EOT
+	test_expect_success "with the reason: unsupported" - <<-\EOT
+		grep -q '^native normal: .*unsupported' "$TMPD/table"
+	EOT
 else
 	skip "table --native-normal" "cannot reserve 140 2 MiB hugepages"
 fi
 
 # --- the dead-PMU verdict never fires on a PMU that counts ---
-is "no run of this guest reported pmu-reads-zero" "$(grep -c 'pmu-reads-zero' "$TMPD/all.csv")" 0
+test_expect_success "no run of this guest reported pmu-reads-zero" - <<-\EOT
+	test_is "$(grep -c 'pmu-reads-zero' "$TMPD/all.csv")" 0
+EOT

@@ -18,33 +18,52 @@ arch=$(uname -m)
 
 # --- sysinfo: the machine is named, and what cannot be known is said ---
 run_sga sysinfo
-is "sysinfo exits 0" "$rc" 0
+test_expect_success "sysinfo exits 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
 cp "$TMPD/out" "$TMPD/sysinfo"
 note_ "$(grep -E '^(fingerprint|arch|cpu |cpus|tlb|kernel|vm|core pmu)' "$TMPD/sysinfo")"
 hostfp=$(sed -n 's/.*lab\.hostfp=\([^ ]*\).*/\1/p' /proc/cmdline)
 fp=$(sed -n 's/^fingerprint *//p' "$TMPD/sysinfo")
-ok "the fingerprint ($fp) differs from the host's ($hostfp)" \
+test_expect_success "the fingerprint ($fp) differs from the host's ($hostfp)" - <<-\EOT
 	test -n "$fp" -a -n "$hostfp" -a "$fp" != "$hostfp"
-ok "the kernel is Debian's 6.1" grep -q '^kernel  *6\.1\.0-' "$TMPD/sysinfo"
+EOT
+test_expect_success "the kernel is Debian's 6.1" - <<-\EOT
+	grep -q '^kernel  *6\.1\.0-' "$TMPD/sysinfo"
+EOT
 case "$arch" in
 aarch64)
-	ok "the core PMU is named: armv8_pmuv3" grep -q '^core pmu  *armv8_pmuv3' "$TMPD/sysinfo"
-	ok "the kernel's PMU driver says how many counters it has" \
+	test_expect_success "the core PMU is named: armv8_pmuv3" - <<-\EOT
+		grep -q '^core pmu  *armv8_pmuv3' "$TMPD/sysinfo"
+	EOT
+	test_expect_success "the kernel's PMU driver says how many counters it has" - <<-\EOT
 		sh -c 'dmesg | grep "hw perfevents: enabled with armv8_pmuv3 PMU driver, [0-9]* counters available"'
-	ok "no TLB geometry on arm64, and sysinfo says so and why" \
+	EOT
+	test_expect_success "no TLB geometry on arm64, and sysinfo says so and why" - <<-\EOT
 		grep -q '^tlb  *unknown: arm64 has no CPUID' "$TMPD/sysinfo"
+	EOT
 	run_sga run --tasks 1 --sga-size 4m --page-size 4k --events INST_RETIRED --no-store
-	is "a libpfm4 event name on a CPU libpfm4 does not know: exit 3" "$rc" 3
-	ok "with the reason" grep -q "unknown event 'INST_RETIRED'" "$TMPD/err"
+	test_expect_success "a libpfm4 event name on a CPU libpfm4 does not know: exit 3" - <<-\EOT
+		test_is "$rc" 3
+	EOT
+	test_expect_success "with the reason" - <<-\EOT
+		grep -q "unknown event 'INST_RETIRED'" "$TMPD/err"
+	EOT
 	;;
 x86_64)
-	ok "TCG has no PMU, and sysinfo says so" \
+	test_expect_success "TCG has no PMU, and sysinfo says so" - <<-\EOT
 		grep -q '^core pmu  *none (hardware counters are not available here)' "$TMPD/sysinfo"
-	ok "the TLB geometry comes from CPUID, or sysinfo says CPUID gives none" \
+	EOT
+	test_expect_success "the TLB geometry comes from CPUID, or sysinfo says CPUID gives none" - <<-\EOT
 		grep -qE '^tlb source +cpuid|^tlb +unknown: CPUID describes no TLB' "$TMPD/sysinfo"
-	ok "2 NUMA nodes, 2 threads per core" grep -q '^cpus  *4 online, 2 threads per core, 2 NUMA nodes' "$TMPD/sysinfo"
+	EOT
+	test_expect_success "2 NUMA nodes, 2 threads per core" - <<-\EOT
+		grep -q '^cpus  *4 online, 2 threads per core, 2 NUMA nodes' "$TMPD/sysinfo"
+	EOT
 	run_csv run --tasks 1 --sga-size 4m --page-size 4k --events cycles,instructions,page-faults
-	is "without a PMU, cycles is missing as no-pmu, never 0" "$(csv 0 cycles missing) $(csv 0 cycles value)" "no-pmu "
+	test_expect_success "without a PMU, cycles is missing as no-pmu, never 0" - <<-\EOT
+		test_is "$(csv 0 cycles missing) $(csv 0 cycles value)" "no-pmu "
+	EOT
 	;;
 esac
 
@@ -68,7 +87,9 @@ if [ -w /proc/sys/kernel/numa_balancing ] && [ "$(cat /proc/sys/kernel/numa_bala
 		h1=$(awk '$1 == "numa_hint_faults" { print $2 }' /proc/vmstat)
 		note_ "numa_balancing=$mode: 1 task, 512 pages, faults of 5 runs:$got; NUMA hinting faults meanwhile: $((h1 - h0))"
 	done
-	is "numa_balancing=0: 5 runs of 512 pages fault exactly 512 times each" "$got" " 512 512 512 512 512"
+	test_expect_success "numa_balancing=0: 5 runs of 512 pages fault exactly 512 times each" - <<-\EOT
+		test_is "$got" " 512 512 512 512 512"
+	EOT
 fi
 
 # --- 4 KiB shmem first touch: exactly one fault per page written ---
@@ -83,13 +104,17 @@ pages=4096	# 16 MiB / 4 KiB
 for backing in shm memfd; do
 	run_csv run --tasks 3 --sga-size 16m --page-size 4k --backing $backing \
 		--measure first-touch --events page-faults,minor-faults
-	is "4k $backing: first-touch run exits 0" "$rc" 0
+	test_expect_success "4k $backing: first-touch run exits 0" - <<-\EOT
+		test_is "$rc" 0
+	EOT
 	later=$pages
 	[ "$arch-$backing" = aarch64-memfd ] && later=$((pages / 16))
-	is "4k $backing: faults of tasks 0, 1, 2 ($pages $later $later)" \
-		"$(csv 0 page-faults raw) $(csv 1 page-faults raw) $(csv 2 page-faults raw)" "$pages $later $later"
-	is "4k $backing: minor faults equal page faults" \
-		"$(csv total minor-faults value)" "$(csv total page-faults value)"
+	test_expect_success "4k $backing: faults of tasks 0, 1, 2 ($pages $later $later)" - <<-\EOT
+		test_is "$(csv 0 page-faults raw) $(csv 1 page-faults raw) $(csv 2 page-faults raw)" "$pages $later $later"
+	EOT
+	test_expect_success "4k $backing: minor faults equal page faults" - <<-\EOT
+		test_is "$(csv total minor-faults value)" "$(csv total page-faults value)"
+	EOT
 done
 
 # --- PMD sharing: P + (N-1)*G PUD-aligned, N*P PMD-aligned ---
@@ -97,16 +122,21 @@ if need_hugepages 1024; then
 	for align in pud pmd; do
 		run_csv run --tasks 4 --sga-size 1g --page-size 2m --align $align \
 			--measure first-touch --events page-faults
-		is "2m $align: run exits 0" "$rc" 0
+		test_expect_success "2m $align: run exits 0" - <<-\EOT
+			test_is "$rc" 0
+		EOT
 		if [ $align = pud ]; then
 			want="515 512 1"
 		else
 			want="2048 512 512"
 		fi
-		is "2m $align: total, first task, last task faults ($want)" \
-			"$(csv total page-faults value) $(csv 0 page-faults raw) $(csv 3 page-faults raw)" "$want"
-		is "2m $align: first-touch-faults (getrusage) agrees" "$(csv run first-touch-faults value)" \
-			"${want%% *}"
+		test_expect_success "2m $align: total, first task, last task faults ($want)" - <<-\EOT
+			test_is "$(csv total page-faults value) $(csv 0 page-faults raw) $(csv 3 page-faults raw)" "$want"
+		EOT
+		test_expect_success "2m $align: first-touch-faults (getrusage) agrees" - <<-\EOT
+			test_is "$(csv run first-touch-faults value)" \
+				"${want%% *}"
+		EOT
 	done
 else
 	skip "PMD sharing" "cannot reserve 1024 2 MiB hugepages in this guest"
@@ -121,5 +151,7 @@ x86_64)
 	. "$top/scripts/lab/topo.sh" ;;
 esac
 
-ok "no SysV segment is left behind" test "$(shm_count)" -eq 0
+test_expect_success "no SysV segment is left behind" - <<-\EOT
+	test "$(shm_count)" -eq 0
+EOT
 done_testing

@@ -34,7 +34,9 @@ watch() {
 		done
 		sleep 0.1
 	done
+	# shellcheck disable=SC2034 # rc is read by the test bodies below
 	rc=0
+	# shellcheck disable=SC2034
 	wait "$bg" || rc=$?
 	awk '{ cpu[$1] = $2 } END { for (p in cpu) print p, cpu[p] }' "$TMPD/samples" >"$TMPD/cpus"
 }
@@ -49,33 +51,52 @@ note_ "20000 rounds took $ws s: $rounds rounds for the placement runs"
 if need_hugepages 64; then
 	# --- --place smt: the two tasks on the two threads of one core ---
 	watch run --tasks 2 --place smt --sga-size 64m --page-size 2m --rounds "$rounds" --events task-clock
-	is "--place smt: run exits 0" "$rc" 0
+	test_expect_success "--place smt: run exits 0" - <<-\EOT
+		test_is "$rc" 0
+	EOT
 	note_ "--place smt, task pid and CPU: $(tr '\n' ';' <"$TMPD/cpus")"
-	is "--place smt: two tasks seen running" "$(wc -l <"$TMPD/cpus" | tr -d ' ')" 2
+	test_expect_success "--place smt: two tasks seen running" - <<-\EOT
+		test_is "$(wc -l <"$TMPD/cpus" | tr -d ' ')" 2
+	EOT
 	a=$(awk 'NR == 1 { print $2 }' "$TMPD/cpus")
 	b=$(awk 'NR == 2 { print $2 }' "$TMPD/cpus")
 	a=${a:-x} b=${b:-x}
 	sib=$(cat "/sys/devices/system/cpu/cpu$a/topology/thread_siblings_list" 2>/dev/null || echo none)
-	ok "--place smt: tasks on CPUs $a and $b, siblings of one core ($sib)" \
+	test_expect_success "--place smt: tasks on CPUs $a and $b, siblings of one core ($sib)" - <<-\EOT
 		sh -c "[ '$a' != '$b' ] && [ '$a' != x ] && [ '$b' != x ]"
-	ok "--place smt: CPU $b is in CPU $a's thread siblings ($sib)" in_cpulist "$b" "$sib"
+	EOT
+	test_expect_success "--place smt: CPU $b is in CPU $a's thread siblings ($sib)" - <<-\EOT
+		in_cpulist "$b" "$sib"
+	EOT
 
 	# --- --place node:1: every task on node 1's CPUs ---
 	watch run --tasks 2 --place node:1 --sga-size 64m --page-size 2m --rounds "$rounds" --events task-clock
-	is "--place node:1: run exits 0" "$rc" 0
+	test_expect_success "--place node:1: run exits 0" - <<-\EOT
+		test_is "$rc" 0
+	EOT
 	note_ "--place node:1, task pid and CPU: $(tr '\n' ';' <"$TMPD/cpus")"
-	is "--place node:1: two tasks seen running" "$(wc -l <"$TMPD/cpus" | tr -d ' ')" 2
+	test_expect_success "--place node:1: two tasks seen running" - <<-\EOT
+		test_is "$(wc -l <"$TMPD/cpus" | tr -d ' ')" 2
+	EOT
 	while read -r pid cpu; do
-		ok "--place node:1: task $pid runs on CPU $cpu, one of node 1's ($node1)" in_cpulist "$cpu" "$node1"
+		test_expect_success "--place node:1: task $pid runs on CPU $cpu, one of node 1's ($node1)" - <<-\EOT
+			in_cpulist "$cpu" "$node1"
+		EOT
 	done <"$TMPD/cpus"
 
 	# --- --mem-node 1: the SGA's huge pages all on node 1 ---
 	watch run --tasks 2 --mem-node 1 --sga-size 64m --page-size 2m --rounds "$rounds" --events task-clock
-	is "--mem-node 1: run exits 0" "$rc" 0
+	test_expect_success "--mem-node 1: run exits 0" - <<-\EOT
+		test_is "$rc" 0
+	EOT
 	line=$(cat "$TMPD"/numa.* 2>/dev/null | grep 'huge' | grep 'SYSV' | head -n 1)
 	note_ "--mem-node 1, the SGA in a task's numa_maps: $line"
-	ok "--mem-node 1: the SGA's 32 pages are on node 1" sh -c "echo '$line' | grep -q ' N1=32 '"
-	ok "--mem-node 1: and none elsewhere" sh -c "! echo '$line' | grep -q ' N0='"
+	test_expect_success "--mem-node 1: the SGA's 32 pages are on node 1" - <<-\EOT
+		sh -c "echo '$line' | grep -q ' N1=32 '"
+	EOT
+	test_expect_success "--mem-node 1: and none elsewhere" - <<-\EOT
+		sh -c "! echo '$line' | grep -q ' N0='"
+	EOT
 else
 	skip "placement" "cannot reserve 64 2 MiB hugepages"
 fi
