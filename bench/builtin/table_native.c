@@ -14,7 +14,7 @@
 /*
  * The row's configuration, parsed from the same options a user would give
  * `sgabench run`, so the native option table stays the one truth for
- * defaults and ranges. Returns 0 or EX_USAGE (printed by opt_parse).
+ * defaults and ranges. Returns 0 or -EINVAL (printed by opt_parse).
  */
 static int row_config(const struct native_row *nr, void *cfg)
 {
