@@ -73,12 +73,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The A/A noise floor of the cell and metric (NAN when not measured). */
-static double noise_floor(struct cmp *c, const char *cell, const char *metric, int64_t mach)
-{
-	return store_noise_floor(c->db_handle, cell, metric, mach);
-}
-
 /* Gather one side's values of metric in the group; counts runs without one. */
 static size_t gather(const struct cmp *c, const struct runset *rs, const struct run_values *rv,
 		     const char *cell, int64_t mach, const char *metric, double *x, size_t *nnull,
@@ -169,7 +163,8 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 				   STATS_BOOT_LEVEL, &r->ci) == -ENOMEM)
 			return -ENOMEM;
 	}
-	r->floor = noise_floor(c, cell, metric, r->machine_id);
+	if (cmp_row_floor(c, r, mach))
+		return -ENOMEM;
 	r->cv = stats_robust_cv(xb, nb, xc, nc);
 	r->mde = NAN;
 	return 0;

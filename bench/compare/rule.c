@@ -96,6 +96,11 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_str(&j, "rng", "xoshiro256** stream 0");
 	json_dbl(&j, "threshold", c->dp.threshold);
 	json_str(&j, "bound", "max(threshold, noise floor)");
+	json_str(&j, "noise_floor", "from the baseline's runs of the cell alone: max(within, between);"
+		 " within = 95th percentile of |median(half 1) / median(half 2) - 1| over 200 seeded"
+		 " half-splits, x sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)); between (only when the"
+		 " sides do not interleave in time) = the largest |median(one baseline label) /"
+		 " median(the other labels) - 1|");
 	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound");
 	json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
 		 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
@@ -106,6 +111,10 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_bool(&j, "cross_machine", c->cross);
 	if (r) {
 		json_dbl(&j, "noise_floor", r->floor);
+		json_dbl(&j, "floor_within", r->floor_within);
+		json_dbl(&j, "floor_between", r->floor_between);
+		json_u64(&j, "baseline_sessions", r->sessions);
+		json_bool(&j, "interleaved", r->interleaved);
 		json_bool(&j, "higher_better", r->higher_better);
 		json_bool(&j, "exact", r->mwu.exact);
 		json_dbl(&j, "noise_cv", r->cv);
