@@ -30,9 +30,10 @@ struct cmp_row {
 	double floor;		/* the noise floor the rule uses: max(floor_within, floor_between), NAN if none */
 	double floor_within;	/* half-split A/A floor of the baseline's runs (>= 4), at n_base
 				 * vs n_cand; else NAN */
-	double floor_between;	/* sequential sides: CMP_DRIFT_FACTOR x the drift between the
-				 * baseline's sessions (labels, >= 2 of >= 3 runs); else NAN */
-	unsigned sessions;	/* labels among the baseline's runs of this row */
+	double floor_between;	/* sides that do not interleave: the range of the medians of the
+				 * baseline's sessions (labels, >= 2 of >= 2 runs) / its median; else NAN */
+	unsigned sessions;	/* labels among the baseline's runs of this row; for sides that do
+				 * not interleave, those of >= 2 runs */
 	int interleaved;	/* the two sides' runs interleave in time (sweep --ab) */
 	double cv;		/* robust relative noise of the runs (stats_robust_cv) */
 	double mde;		/* minimum detectable effect: max(bound, stats_mde), INFINITY if none */
@@ -67,12 +68,12 @@ struct cmp {
 /* The within-baseline floor: seeded half-splits, as scripts/sweep's noise table. */
 #define CMP_FLOOR_RESAMPLES	200
 #define CMP_FLOOR_SEED		20161216u
-/* How far beyond the largest drift seen between baseline sessions a sequential change must go. */
-#define CMP_DRIFT_FACTOR	1.0
+/* Fewest runs of a baseline label (night) that count as a session for the range between nights. */
+#define CMP_SESSION_MIN_RUNS	2
 
 /*
  * Whether the baseline's and the candidate's runs of the cell interleave
- * in time (each side starts before the other ends), as sweep --ab's arms
+ * in time (neither side starts after the other's last run started), as sweep --ab's arms
  * do: then drift between sessions falls on both sides alike.
  */
 int cmp_interleaved(const struct cmp *c, const char *cell, int64_t mach);
@@ -85,10 +86,13 @@ int cmp_interleaved(const struct cmp *c, const char *cell, int64_t mach);
  * sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)) (the spread of a difference
  * of medians), and,
  * when the sides do not interleave (tonight against earlier nights), also
- * floor_between, CMP_DRIFT_FACTOR x the largest |median(one session) /
- * median(the others) - 1| over the baseline's sessions (labels). r->floor
+ * floor_between, (max - min) of the medians of the baseline's sessions
+ * (labels with >= 2 runs; 0 with fewer than two) / the median of all its
+ * runs: tonight must lie beyond the spread of the earlier nights. r->floor
  * is the larger. Needs r->cell, r->metric and the loaded values. Returns 0
- * or -ENOMEM.
+ * or -ENOMEM. (cmp_decide makes a change of a varying metric against
+ * fewer than two such sessions 'insufficient': the drift between nights
+ * is not measured then.)
  */
 int cmp_row_floor(const struct cmp *c, struct cmp_row *r, int64_t mach);
 

@@ -40,7 +40,7 @@ int cmp_interleaved(const struct cmp *c, const char *cell, int64_t mach)
 
 	span(c, &c->base, cell, mach, &b0, &b1);
 	span(c, &c->cand, cell, mach, &c0, &c1);
-	return b0 && c0 && strcmp(b0, c1) < 0 && strcmp(c0, b1) < 0;
+	return b0 && c0 && strcmp(b0, c1) <= 0 && strcmp(c0, b1) <= 0;
 }
 
 /* Session number (by label, NULL its own) of baseline run i among the labels seen so far. */
@@ -63,10 +63,11 @@ static unsigned session_of(const struct runset *rs, const size_t *idx, size_t k,
 /*
  * The range of the sessions' medians over the median of all: (max - min)
  * of median(session) / median(x[0..n-1]), over the sessions of at least
- * STATS_NOISE_DRIFT_MIN samples (0 when fewer than two such). Returns 0 or
- * -ENOMEM.
+ * CMP_SESSION_MIN_RUNS samples (0 when fewer than two such), and in
+ * *used_out how many sessions that is. Returns 0 or -ENOMEM.
  */
-static int session_range(const double *x, const unsigned *grp, size_t n, unsigned nsess, double *out)
+static int session_range(const double *x, const unsigned *grp, size_t n, unsigned nsess, double *out,
+			 unsigned *used_out)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v)), *all = malloc((n ? n : 1) * sizeof(*all));
 	double lo = INFINITY, hi = -INFINITY, m;
@@ -84,7 +85,7 @@ static int session_range(const double *x, const unsigned *grp, size_t n, unsigne
 		for (size_t i = 0; i < n; i++)
 			if (grp[i] == g)
 				v[k++] = x[i];
-		if (k < STATS_NOISE_DRIFT_MIN)
+		if (k < CMP_SESSION_MIN_RUNS)
 			continue;
 		m = stats_median(v, k);
 		lo = m < lo ? m : lo;
@@ -96,6 +97,7 @@ static int session_range(const double *x, const unsigned *grp, size_t n, unsigne
 	m = n ? stats_median(all, n) : 0;
 	if (used >= 2 && m != 0)
 		*out = (hi - lo) / fabs(m);
+	*used_out = used;
 	free(v);
 	free(all);
 	return 0;
@@ -137,14 +139,16 @@ int cmp_row_floor(const struct cmp *c, struct cmp_row *r, int64_t mach)
 		/* from halves of n/2 to this comparison's n_base and n_cand */
 		r->floor_within = f * sqrt((1 / (double)n + 1 / (double)r->nc) / (1 / h1 + 1 / h2));
 	}
-	if (!r->interleaved && r->sessions >= 2) {
+	if (!r->interleaved) {
 		double d;
+		unsigned labels = r->sessions;
 
-		if (session_range(x, grp, n, r->sessions, &d)) {
+		if (session_range(x, grp, n, labels, &d, &r->sessions)) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		r->floor_between = d;
+		if (r->sessions >= 2)
+			r->floor_between = d;
 	}
 	r->floor = r->floor_within;
 	if (!isnan(r->floor_between) && (isnan(r->floor) || r->floor_between > r->floor))

@@ -66,6 +66,13 @@ int cmp_decide(struct cmp *c)
 		r->mde = row_mde(c, r);
 		r->v = stats_decide(&c->dp, r->nb, r->nc, r->mwu.p, r->q, &r->ci, r->floor,
 				    r->higher_better, r->why, sizeof(r->why));
+		/* tonight against one earlier night: its drift could be all of the change */
+		if ((r->v == V_REGRESSION || r->v == V_IMPROVEMENT) && !r->interleaved &&
+		    r->sessions < 2 && r->floor_within > 0) {
+			snprintf(r->why, sizeof(r->why), "a change, but %u baseline night%s of >= 2 runs: "
+				 "drift between nights unmeasured", r->sessions, r->sessions == 1 ? "" : "s");
+			r->v = V_INSUFFICIENT;
+		}
 		c->count[r->v]++;
 		reg += r->v == V_REGRESSION;
 	}
@@ -99,9 +106,11 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_str(&j, "noise_floor", "from the baseline's runs of the cell alone: max(within, between);"
 		 " within = 95th percentile of |median(half 1) / median(half 2) - 1| over 200 seeded"
 		 " half-splits, x sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)); between (only when the"
-		 " sides do not interleave in time) = the largest |median(one baseline label) /"
-		 " median(the other labels) - 1|");
-	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound");
+		 " sides do not interleave in time) = (max - min) of the medians of the baseline's"
+		 " labels of >= 2 runs / the median of all its runs");
+	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound;"
+		 " insufficient instead when the sides do not interleave, the metric varies (floor within > 0)"
+		 " and the baseline has fewer than 2 labels of >= 2 runs");
 	json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
 		 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
 	json_dbl(&j, "mde_power", STATS_MDE_POWER);
