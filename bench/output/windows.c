@@ -9,7 +9,13 @@
 #include "lib/json.h"
 #include "output/output.h"
 #include "output/windows.h"
-#include "stats/stats.h"
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
 
 /* The three rates the run's metrics take the median of, by name. */
 static const char *const rate_name[3] = { "window-s", "accesses-per-s", "accesses-per-cpu-s" };
@@ -43,7 +49,8 @@ static void rate_summary(const struct run_result *r, int tc, int k, double *med,
 		mn = x[w] < mn ? x[w] : mn;
 		mx = x[w] > mx ? x[w] : mx;
 	}
-	*med = stats_median(x, r->nwindows);
+	qsort(x, r->nwindows, sizeof(*x), cmp_dbl);
+	*med = r->nwindows % 2 ? x[r->nwindows / 2] : (x[r->nwindows / 2 - 1] + x[r->nwindows / 2]) / 2;
 	if (*med > 0)
 		*spread = (mx - mn) / *med;
 	free(x);

