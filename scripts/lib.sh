@@ -187,6 +187,7 @@ config_load() {
 	SWEEP_ORDER_SEED=""
 	SWEEP_RUN_SEED=1
 	SWEEP_METRICS="first-touch-faults:lower"
+	SWEEP_INFO_METRICS=""
 	SWEEP_HUGEPAGES=0
 	SWEEP_NOISE=1
 	SWEEP_NOISE_RESAMPLES=200
@@ -243,7 +244,7 @@ config_load() {
 			done
 		fi
 	done
-	for m in $SWEEP_METRICS; do
+	for m in $SWEEP_METRICS $SWEEP_INFO_METRICS; do
 		case "$m" in
 		*:higher | *:lower) ;;
 		*) error "config '$cfg_file': metric '$m' must end in :higher or :lower"; return 2 ;;

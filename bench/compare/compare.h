@@ -27,7 +27,14 @@ struct cmp_row {
 	struct ratio_ci ci;
 	struct mwu mwu;
 	double q;		/* Benjamini-Hochberg */
-	double floor;		/* A/A noise floor from the noise table, NAN if none */
+	double floor;		/* the noise floor the rule uses: max(floor_within, floor_between), NAN if none */
+	double floor_within;	/* half-split A/A floor of the baseline's runs (>= 4), at n_base
+				 * vs n_cand; else NAN */
+	double floor_between;	/* sides that do not interleave: the range of the medians of the
+				 * baseline's sessions (labels, >= 2 of >= 2 runs) / its median; else NAN */
+	unsigned sessions;	/* labels among the baseline's runs of this row; for sides that do
+				 * not interleave, those of >= 2 runs */
+	int interleaved;	/* the two sides' runs interleave in time (sweep --ab) */
 	double cv;		/* robust relative noise of the runs (stats_robust_cv) */
 	double mde;		/* minimum detectable effect: max(bound, stats_mde), INFINITY if none */
 	enum verdict v;
@@ -57,6 +64,37 @@ struct cmp {
 	size_t nv_cells[CMP_MAX_LIST], nnv;
 	int count[4];			/* rows per enum verdict */
 };
+
+/* The within-baseline floor: seeded half-splits, as scripts/sweep's noise table. */
+#define CMP_FLOOR_RESAMPLES	200
+#define CMP_FLOOR_SEED		20161216u
+/* Fewest runs of a baseline label (night) that count as a session for the range between nights. */
+#define CMP_SESSION_MIN_RUNS	2
+
+/*
+ * Whether the baseline's and the candidate's runs of the cell interleave
+ * in time (neither side starts after the other's last run started), as sweep --ab's arms
+ * do: then drift between sessions falls on both sides alike.
+ */
+int cmp_interleaved(const struct cmp *c, const char *cell, int64_t mach);
+
+/*
+ * Row r's noise floor, from the baseline's runs of its cell alone (never
+ * the candidate's): floor_within, the 95th percentile of |median(half 1)
+ * / median(half 2) - 1| over CMP_FLOOR_RESAMPLES seeded half-splits of
+ * the baseline, scaled from halves of n/2 to this comparison's sizes by
+ * sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)) (the spread of a difference
+ * of medians), and,
+ * when the sides do not interleave (tonight against earlier nights), also
+ * floor_between, (max - min) of the medians of the baseline's sessions
+ * (labels with >= 2 runs; 0 with fewer than two) / the median of all its
+ * runs: tonight must lie beyond the spread of the earlier nights. r->floor
+ * is the larger. Needs r->cell, r->metric and the loaded values. Returns 0
+ * or -ENOMEM. (cmp_decide makes a change of a varying metric against
+ * fewer than two such sessions 'insufficient': the drift between nights
+ * is not measured then.)
+ */
+int cmp_row_floor(const struct cmp *c, struct cmp_row *r, int64_t mach);
 
 /* Split a comma list into at most max fresh strings; returns how many. */
 size_t cmp_split_list(const char *list, char **out, size_t max);

@@ -137,8 +137,8 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");
 	}
 	fprintf(f, "\nsummary: %d regression%s, %d improvement%s, %d no change, %d insufficient "
-		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%, noise floors where "
-		"measured)\nrule: regression when significant and the ratio of medians lies beyond "
+		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%, noise floors from the "
+		"baseline's runs)\nrule: regression when significant and the ratio of medians lies beyond "
 		"max(threshold, floor); MDE: the smallest change each row could have caught "
 		"(80%% power), at least that bound; 'none': too few runs\n", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
 		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
@@ -194,6 +194,10 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_dbl(j, "min_p", stats_mwu_min_p(r->nb, r->nc));
 	json_dbl(j, "q", r->q);
 	json_dbl(j, "noise_floor", r->floor);
+	json_dbl(j, "floor_within", r->floor_within);
+	json_dbl(j, "floor_between", r->floor_between);
+	json_u64(j, "baseline_sessions", r->sessions);
+	json_bool(j, "interleaved", r->interleaved);
 	json_dbl(j, "bound", bound);
 	json_dbl(j, "noise_cv", r->cv);
 	if (isinf(r->mde))

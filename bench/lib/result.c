@@ -1,6 +1,7 @@
 /* result.c - helpers for run results shared by both backends. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +52,36 @@ int result_event_total(const struct run_result *r, unsigned e, double *sum)
 	}
 	*sum = s;
 	return 0;
+}
+
+int result_event_index(const struct run_result *r, const char *name)
+{
+	for (unsigned e = 0; e < r->nevents; e++)
+		if (strcmp(r->events[e], name) == 0)
+			return (int)e;
+	return -1;
+}
+
+void result_window_rates(const struct run_result *r, unsigned w, int tc, struct window_rates *out)
+{
+	double longest = 0, acc = 0, cpu = 0;
+	int cpu_ok = tc >= 0;
+
+	for (unsigned t = 0; t < r->ntasks; t++) {
+		const struct window_result *wr = &r->win[(size_t)w * r->ntasks + t];
+
+		acc += (double)wr->accesses;
+		if ((double)wr->window_ns > longest)
+			longest = (double)wr->window_ns;
+		if (cpu_ok && wr->ev[tc].state == EV_COUNTED)
+			cpu += wr->ev[tc].value;
+		else
+			cpu_ok = 0;
+	}
+	out->window_s = longest / 1e9;
+	out->accesses = acc;
+	out->per_s = longest > 0 ? acc / (longest / 1e9) : 0;
+	out->per_cpu_s = cpu_ok && cpu > 0 ? acc / (cpu / 1e9) : NAN;
 }
 
 void result_stamp(struct run_result *r)

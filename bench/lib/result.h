@@ -82,6 +82,21 @@ int result_set_metric(struct run_result *r, const char *name, double value);
  * first task whose value is missing (then *sum is untouched). */
 int result_event_total(const struct run_result *r, unsigned e, double *sum);
 
+/* One measured window of a run (run --windows): what the run's metrics take the median of. */
+struct window_rates {
+	double window_s;	/* the longest task's window, in seconds */
+	double accesses;	/* accesses of all tasks */
+	double per_s;		/* accesses / window_s; 0 when window_s is 0 */
+	double per_cpu_s;	/* accesses / the tasks' task-clock in s; NAN unless counted in every task */
+};
+
+/* Window w's rates (w < r->nwindows, r->win set); tc is task-clock's event
+ * index in r, or -1. */
+void result_window_rates(const struct run_result *r, unsigned w, int tc, struct window_rates *out);
+
+/* Index of event name in r, or -1. */
+int result_event_index(const struct run_result *r, const char *name);
+
 /* Fill uuid (random v4) and started_at (now, UTC). */
 void result_stamp(struct run_result *r);
 

@@ -112,20 +112,11 @@ static double sorted_median(double *x, unsigned n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-/* Index of event name in r, or -1. */
-static int event_index(const struct run_result *r, const char *name)
-{
-	for (unsigned e = 0; e < r->nevents; e++)
-		if (strcmp(r->events[e], name) == 0)
-			return (int)e;
-	return -1;
-}
-
 void window_metrics(struct run_result *r)
 {
 	unsigned n = r->nwindows;
 	double *ws = calloc(3 * (size_t)n, sizeof(*ws)), *aps, *apc, mws, maps;
-	int tc = event_index(r, "task-clock"), cpu_ok = tc >= 0;
+	int tc = result_event_index(r, "task-clock"), cpu_ok = tc >= 0;
 
 	if (!ws || !n) {
 		free(ws);
@@ -134,26 +125,21 @@ void window_metrics(struct run_result *r)
 	aps = ws + n;
 	apc = aps + n;
 	for (unsigned w = 0; w < n; w++) {
-		double longest = 0, acc = 0, cpu = 0;
+		struct window_rates wr;
 
-		for (unsigned t = 0; t < r->ntasks; t++) {
-			const struct window_result *wr = &r->win[(size_t)w * r->ntasks + t];
-
-			acc += (double)wr->accesses;
-			if ((double)wr->window_ns > longest)
-				longest = (double)wr->window_ns;
-			if (cpu_ok && wr->ev[tc].state == EV_COUNTED)
-				cpu += wr->ev[tc].value;
-			else
-				cpu_ok = 0;
-		}
-		ws[w] = longest / 1e9;
-		aps[w] = longest > 0 ? acc / (longest / 1e9) : 0;
-		apc[w] = cpu > 0 ? acc / (cpu / 1e9) : 0;
-		cpu_ok &= cpu > 0;
+		result_window_rates(r, w, tc, &wr);
+		ws[w] = wr.window_s;
+		aps[w] = wr.per_s;
+		apc[w] = wr.per_cpu_s;
+		cpu_ok &= !isnan(wr.per_cpu_s);
 	}
-	if (cpu_ok)
-		result_set_metric(r, "accesses-per-cpu-s", sorted_median(apc, n));
+	if (cpu_ok) {
+		double m = sorted_median(apc, n);
+
+		result_set_metric(r, "accesses-per-cpu-s", m);
+		if (m > 0)
+			result_set_metric(r, "accesses-per-cpu-s-spread", (apc[n - 1] - apc[0]) / m);
+	}
 	mws = sorted_median(ws, n);
 	maps = sorted_median(aps, n);
 	result_set_metric(r, "windows", n);

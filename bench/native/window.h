@@ -49,7 +49,8 @@ void window_task_total(const struct window_result *win, unsigned nwin, unsigned 
  * window-s-spread / accesses-per-s-spread their (max - min) / median;
  * accesses-per-cpu-s the median over windows of (accesses of all tasks /
  * their task-clock), when task-clock was counted in every task and window:
- * a rate that time spent descheduled does not dilute. Also windows. Needs r->nwindows >= 1.
+ * a rate that time spent descheduled does not dilute, and its spread
+ * accesses-per-cpu-s-spread. Also windows. Needs r->nwindows >= 1.
  */
 void window_metrics(struct run_result *r);
 

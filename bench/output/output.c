@@ -7,6 +7,7 @@
 #include "lib/parse.h"
 #include "machine/perf.h"
 #include "output/envelope.h"
+#include "output/windows.h"
 #include "store/store.h"
 
 static int cmp_dbl(const void *a, const void *b)
@@ -85,6 +86,7 @@ static const struct {
 	{ "window-rounds", "", "rounds per window, calibrated to --min-window (or --rounds)" },
 	{ "window-s-spread", "", "(max - min) / median of the windows' window-s" },
 	{ "accesses-per-s-spread", "", "(max - min) / median of the windows' accesses-per-s" },
+	{ "accesses-per-cpu-s-spread", "", "(max - min) / median of the windows' accesses-per-cpu-s" },
 	{ "test-work", "", "TEST KNOB SGABENCH_TEST_WORK: extra work per access (a slowed run)" },
 	{ "generated-in-window", "", "1: the access order was too long to pre-generate" },
 	{ "sharedctx-tasks", "", "tasks whose mapping shows the shared-context smaps flag" },
@@ -165,8 +167,7 @@ void output_human(FILE *f, const struct run_view *v)
 		human_metric(f, r->metric[m].name, r->metric[m].value);
 }
 
-/* Write the per-event JSON object of one task's value. */
-static void json_value(struct json *j, const char *key, const struct ev_value *v)
+void output_ev_json(struct json *j, const char *key, const struct ev_value *v)
 {
 	json_obj_open(j, key);
 	if (v->state == EV_COUNTED) {
@@ -254,17 +255,17 @@ void output_json(FILE *f, const struct run_view *v)
 			json_null(&j, "first_touch_minflt");
 		json_obj_open(&j, "events");
 		for (unsigned e = 0; e < r->nevents; e++)
-			json_value(&j, r->events[e], &tr->ev[e]);
+			output_ev_json(&j, r->events[e], &tr->ev[e]);
 		json_obj_close(&j);
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
+	output_windows_json(&j, r);
 	json_obj_close(&j);
 	json_end(&j);
 }
 
-/* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
-static void csv_field(FILE *f, const char *s)
+void output_csv_field(FILE *f, const char *s)
 {
 	if (!s)
 		return;
@@ -296,7 +297,7 @@ void output_csv(FILE *f, const struct run_view *v)
 			const struct ev_value *x = &r->task[t].ev[e];
 
 			fprintf(f, "%u,", t);
-			csv_field(f, r->events[e]);
+			output_csv_field(f, r->events[e]);
 			if (x->state == EV_COUNTED)
 				fprintf(f, ",%.17g,%llu,%llu,%llu,\n", x->value,
 					(unsigned long long)x->raw, (unsigned long long)x->enabled,
@@ -310,7 +311,7 @@ void output_csv(FILE *f, const struct run_view *v)
 		double total;
 
 		fprintf(f, "total,");
-		csv_field(f, r->events[e]);
+		output_csv_field(f, r->events[e]);
 		if (result_event_total(r, e, &total) == 0)
 			fprintf(f, ",%.17g,,,,\n", total);
 		else
@@ -318,7 +319,8 @@ void output_csv(FILE *f, const struct run_view *v)
 	}
 	for (unsigned i = 0; i < r->nmetrics; i++) {
 		fprintf(f, "run,");
-		csv_field(f, r->metric[i].name);
+		output_csv_field(f, r->metric[i].name);
 		fprintf(f, ",%.17g,,,,\n", r->metric[i].value);
 	}
+	output_windows_csv(f, r);
 }

@@ -27,11 +27,22 @@ struct run_view {
 void output_human(FILE *f, const struct run_view *v);
 
 /* One JSON object: tool and schema versions, machine fingerprint, run id,
- * config, totals (null when missing, reason alongside), metrics, tasks. */
+ * config, totals (null when missing, reason alongside), metrics, tasks,
+ * and windows (output/windows.h; null without --windows/--min-window). */
 void output_json(FILE *f, const struct run_view *v);
 
+/* Write the JSON object key of one task's value of one event: value and
+ * raw (null when missing), enabled_ns, running_ns and the missing reason. */
+struct json;
+struct ev_value;
+void output_ev_json(struct json *j, const char *key, const struct ev_value *v);
+
+/* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
+void output_csv_field(FILE *f, const char *s);
+
 /* CSV: '#' header lines with versions/fingerprint/run id, then
- * task,event,value,raw,enabled,running,missing rows (task "total" sums). */
+ * task,event,value,raw,enabled,running,missing rows (task "total" sums,
+ * "run" the run metrics, "wW:T" and "wW:run" each window's values). */
 void output_csv(FILE *f, const struct run_view *v);
 
 #endif

@@ -273,10 +273,14 @@ static void test_options(sqlite3 *db)
 	exec(db, "INSERT INTO noise VALUES ('cell=A', 'minor-faults', 1, 0.10, 20, '2026-11-15')");
 	char *plain[] = { "compare", "--db", dbpath, "--baseline", "last-7-nights", "--candidate",
 			  "tonight", "--json", "--metric", "minor-faults", NULL };
-	is_u64(run_cmd(cmd_compare, plain), 0, "a 10% A/A noise floor hides the 5% shift: exit 0");
-	ok(strcmp(jq("(SELECT json_extract(value, '$.bound') FROM json_each(j, '$.rows')"
-		     " WHERE json_extract(value, '$.cell') = 'cell=A')"), "0.1") == 0,
-	   "the row records the bound max(threshold, floor)");
+	/* The floor is the baseline's own: a stored noise row (which a sweep
+	 * computes with tonight's runs in it) must not widen the bound. */
+	is_u64(run_cmd(cmd_compare, plain), 1, "a stored 10% noise row does not hide the 5% shift: exit 1");
+	ok(strcmp(jq("(SELECT (json_extract(value, '$.floor_between') BETWEEN 0.001 AND 0.045) || ' ' ||"
+		     " json_extract(value, '$.interleaved') || ' ' || json_extract(value, '$.baseline_sessions')"
+		     " || ' ' || (json_extract(value, '$.bound') < 0.05) FROM json_each(j, '$.rows')"
+		     " WHERE json_extract(value, '$.cell') = 'cell=A')"), "1 0 7 1") == 0,
+	   "the row's floor is its baseline's: the range of 7 nights' medians (1%% noise, 2 runs a night), under 5%%");
 	exec(db, "DELETE FROM noise");
 }
 

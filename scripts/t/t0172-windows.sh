@@ -55,6 +55,48 @@ ok "accesses-per-cpu-s is there and at least accesses-per-s / 2 tasks" \
 	test "$(sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/out'), '\$.metrics.\"accesses-per-cpu-s\"') * 2
 		>= json_extract(readfile('$TMPD/out'), '\$.metrics.\"accesses-per-s\"')")" = 1
 
+# run --json prints every window: its timing, accesses and counters, and
+# the median and spread the run's metrics hold. jx EXPR: an SQL expression
+# over d, the JSON output.
+jx() { sqlite3 :memory: "SELECT $1 FROM (SELECT readfile('$TMPD/out') AS d)"; }
+wl="json_each(json_extract(d, '\$.windows.list'))"
+is "json: windows.count is 4" "$(json '$.windows.count')" 4
+is "json: 4 windows listed, each with 2 tasks" \
+	"$(jx "json_array_length(d, '\$.windows.list')") $(jx "(SELECT SUM(json_array_length(value, '\$.tasks')) FROM $wl)")" "4 8"
+is "json: each window's window-s is the longest of its tasks' windows, as stored" \
+	"$(jx "(SELECT group_concat(printf('%.9f', json_extract(value, '\$.\"window-s\"')), ' ') FROM $wl)")" \
+	"$(q "SELECT group_concat(s, ' ') FROM (SELECT printf('%.9f', MAX(window_ns) / 1e9) AS s FROM run_window
+		WHERE run_id = $id GROUP BY win ORDER BY win)")"
+is "json: each task's task-clock in each window, as stored in window_value" \
+	"$(jx "(SELECT group_concat(CAST(json_extract(t.value, '\$.events.\"task-clock\".value') AS INTEGER), ' ')
+		FROM $wl w, json_each(w.value, '\$.tasks') t)")" \
+	"$(q "SELECT group_concat(CAST(value AS INTEGER), ' ') FROM (SELECT value FROM window_value
+		WHERE run_id = $id AND event = 'task-clock' ORDER BY win, task)")"
+is "json: a window's totals are the sum over its tasks" \
+	"$(jx "(SELECT COUNT(*) FROM $wl w WHERE abs(json_extract(w.value, '\$.totals.\"task-clock\"') -
+		(SELECT SUM(json_extract(t.value, '\$.events.\"task-clock\".value')) FROM json_each(w.value, '\$.tasks') t)) > 0.5)")" 0
+for m in window-s accesses-per-s accesses-per-cpu-s; do
+	is "json: the median of $m over windows is the run's metric" \
+		"$(jx "printf('%.9g', json_extract(d, '\$.windows.median.\"$m\"'))")" \
+		"$(jx "printf('%.9g', json_extract(d, '\$.metrics.\"$m\"'))")"
+	is "json: the spread of $m is the run's $m-spread" \
+		"$(jx "printf('%.9g', json_extract(d, '\$.windows.spread.\"$m\"'))")" \
+		"$(jx "printf('%.9g', json_extract(d, '\$.metrics.\"$m-spread\"'))")"
+done
+is "json: the spread by hand: (max - min) / median of the windows' accesses-per-s" \
+	"$(jx "(SELECT printf('%.6g', (MAX(x) - MIN(x)) / json_extract(d, '\$.windows.median.\"accesses-per-s\"'))
+		FROM (SELECT json_extract(value, '\$.\"accesses-per-s\"') AS x FROM $wl))")" \
+	"$(jx "printf('%.6g', json_extract(d, '\$.windows.spread.\"accesses-per-s\"'))")"
+run_sga run --tasks 2 --sga-size 16m --page-size 4k --rounds 3 --windows 2 --events task-clock,page-faults --no-store --csv
+is "csv --windows 2: exit 0" "$rc" 0
+is "csv: per window and task, accesses, window_ns and 2 events: 2 x 2 x 4 rows" \
+	"$(grep -c '^w[01]:[01],' "$TMPD/out")" 16
+is "csv: each window did 3 rounds of 4096 pages per task" \
+	"$(grep -c '^w[01]:[01],accesses,12288,' "$TMPD/out")" 4
+is "csv: each window's rates" "$(grep -c '^w[01]:run,\(window-s\|accesses-per-s\|accesses-per-cpu-s\),' "$TMPD/out")" 6
+run_sga run --tasks 1 --sga-size 16m --page-size 4k --rounds 1 --no-store --json
+is "json: a run without --windows has the key windows, null" "$(jx "json_type(d, '\$.windows')")" null
+
 run_sga run --min-window 5x --no-store
 is "--min-window 5x: usage error" "$rc" 2
 run_sga run --min-window 0ms --no-store

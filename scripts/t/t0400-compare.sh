@@ -61,7 +61,9 @@ test_expect_success "history: one series of 12 runs" - <<-\EOT
 	test_is "$(json '$.series[0].unit')/$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'), '\$.series[0].points')")" run/12
 EOT
 
-# Fleet: a second database, merged twice.
+# Fleet: a second database, merged twice. One verdict gets a noise floor
+# (these runs have none measured) so that merge must carry a value.
+sqlite3 "$db" "UPDATE verdict SET noise_floor = 0.0375 WHERE metric = 'first-touch-faults'"
 # shellcheck disable=SC2086
 "$SGABENCH" run $cell --db "$TMPD/b.db" --label other >/dev/null 2>&1
 run_sga db merge "$db" "$TMPD/b.db" -o "$TMPD/all.db"
@@ -69,8 +71,20 @@ test_expect_success "merge: exit 0" 'test_is "$rc" 0'
 test_expect_success "merge reports what it added" - <<-\EOT
 	grep -q "merged 2 databases into '$TMPD/all.db': 13 runs added, 0 skipped" "$TMPD/out"
 EOT
+# verdict_rows DB: every stored verdict with its floor and MDE (schema 2), in one order.
+verdict_rows() {
+	sqlite3 "$1" "SELECT baseline, candidate, cell, metric, verdict, printf('%.6g', ratio),
+		COALESCE(printf('%.6g', noise_floor), 'NULL'), COALESCE(printf('%.6g', mde), 'NULL')
+		FROM verdict ORDER BY cell, metric"
+}
+test_expect_success "merge copies the verdicts with their noise floor and MDE" - <<-\EOT
+	test_is "$(verdict_rows "$TMPD/all.db")" "$(verdict_rows "$db")" &&
+	test_is "$(sqlite3 "$TMPD/all.db" "SELECT COUNT(*) FROM verdict WHERE noise_floor = 0.0375")" 1 &&
+	test "$(sqlite3 "$TMPD/all.db" "SELECT COUNT(*) FROM verdict WHERE mde > 0")" -gt 0
+EOT
 run_sga db merge "$TMPD/b.db" "$db" -o "$TMPD/all.db"
 test_expect_success "merging again adds nothing" 'grep -q ": 0 runs added, 13 skipped" "$TMPD/out"'
+test_expect_success "not a verdict twice either" 'test_is "$(verdict_rows "$TMPD/all.db")" "$(verdict_rows "$db")"'
 test_expect_success "13 runs, 1 machine" - <<-\EOT
 	test_is "$(sqlite3 "$TMPD/all.db" 'SELECT COUNT(*) FROM run; SELECT COUNT(*) FROM machine' | tr '\n' ' ')" "13 1 "
 EOT

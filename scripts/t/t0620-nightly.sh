@@ -58,6 +58,25 @@ test_expect_success "the verdicts are stored" - <<-\EOT
 	test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate = 'label:nightly-20261127'")" 4
 EOT
 
+# The floor is the baseline's own: for nights that do not interleave with
+# tonight, at least the range of the 7 nights' medians of jitter over the
+# median of all their runs (computed here by hand, with awk).
+run_sga compare --db "$db" --baseline last-7-nights --candidate label:nightly-20261127 --metric jitter --json
+cell1=$(json '$.rows[0].cell')
+range=$(sqlite3 -separator ' ' "$db" "SELECT r.label, m.value FROM run r JOIN metric m ON m.run_id = r.id
+	WHERE m.name = 'jitter' AND r.label GLOB 'nightly-2026112[0-6]' AND r.cell = '$cell1'
+	ORDER BY r.label, m.value" | awk '
+	function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ if ($1 != lab && n) { m = med(v, n); lo = (lo == "" || m < lo) ? m : lo; hi = (m > hi) ? m : hi; n = 0 }
+	  lab = $1; v[++n] = $2; all[++na] = $2 }
+	END { m = med(v, n); lo = (m < lo) ? m : lo; hi = (m > hi) ? m : hi
+	      for (i = 1; i <= na; i++) for (j = i + 1; j <= na; j++) if (all[j] < all[i]) { t = all[i]; all[i] = all[j]; all[j] = t }
+	      printf "%.6f", (hi - lo) / med(all, na) }')
+test_expect_success "the floor between nights is the range of the baseline nights' medians ($range)" - <<-\EOT
+	test_is "$(sqlite3 :memory: "SELECT printf('%.6f', json_extract(readfile('$TMPD/out'), '\$.rows[0].floor_between'))")" "$range" &&
+	test_is "$(json '$.rows[0].baseline_sessions') $(json '$.rows[0].interleaved')" "7 0"
+EOT
+
 # Inject a regression into history: the earlier nights took 20 % fewer faults.
 cp "$db" "$TMPD/reg.db"
 sqlite3 "$TMPD/reg.db" "UPDATE metric SET value = value * 0.8 WHERE name = 'first-touch-faults'

@@ -1,32 +1,31 @@
 #!/bin/sh
 # t0630: the nightly guard against REAL slowdowns on this machine, with
 # configs/nightly itself (8 runs per cell and night):
-#   - A/A: the same binary on three occasions (two nightly sweeps, the A
-#     arms of the two A/B sweeps): no regression (improvements, also false
-#     alarms, are counted and printed);
-#   - a build of this tree at -O0 against the -O2 one (sweep --ab): a
-#     regression in accesses-per-cpu-s in every cell whose minimum
-#     detectable effect (x 1.5) is below the slowdown measured, and then
-#     scripts/nightly exits 1;
+#   - A/A: the same binary in three comparisons (night 2 against night 1,
+#     the A arms of the two A/B sweeps against night 2): no regression and
+#     no improvement in
+#     the verdict metrics (first-touch-faults, pte-bytes,
+#     accesses-per-cpu-s);
+#   - a build of this tree at -O0 against the -O2 one (sweep --ab,
+#     interleaved): a regression in accesses-per-cpu-s in every cell whose
+#     minimum detectable effect lies below the slowdown measured, in at
+#     least 4 of the 6 cells, and then scripts/nightly exits 1;
 #   - about 10 % slower touch loop (the test knob SGABENCH_TEST_WORK,
-#     calibrated here to >= 10 %) in the 4 KiB cells: likewise.
-#   When the noise of the hour leaves no cell able to resolve a slowdown,
-#   that check is a skip that gives the MDEs, not a pass.
-# The speed metric asserted is accesses-per-cpu-s (accesses / task-clock):
-# on a shared, loaded VM the wall-clock accesses-per-s mostly measures the
-# share of CPU the tasks got (its A/A floor came out at 20-100 % here),
-# so its verdicts are printed, not asserted.
-# Slow (several minutes) and statistical: it runs real sweeps, and on a
-# loaded VM its A/A nights still raise false alarms at times (5 of 30 rows
-# once, in a clean CI-like run). So it runs only when asked:
-# SGABENCH_SLOW=1, or `make check-slow`; `make check` shows it as a skip.
+#     calibrated here to >= 10 %) in the 4 KiB cells: likewise, both cells.
+# The speed metric is accesses-per-cpu-s (accesses / task-clock): on a
+# shared, loaded VM the wall-clock accesses-per-s measures the share of
+# CPU the tasks got (A/A nights read 0.51-0.55 times as fast at p < 0.005
+# when the load rose from 6.5 to 8.5), so configs/nightly prints it for
+# information and it is not asserted here.
+# Slow (several minutes, 10 and more under load): it runs real sweeps, so
+# it runs only when asked: SGABENCH_SLOW=1, or `make check-slow`.
 # shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 
 if [ "${SGABENCH_SLOW:-0}" != 1 ]; then
-	skip "nightly-detect" "slow and statistical, not part of make check: run make check-slow (SGABENCH_SLOW=1)"
+	skip "nightly-detect" "slow (10 minutes and more under load), not part of make check: run make check-slow (SGABENCH_SLOW=1)"
 	done_testing
 	exit
 fi
@@ -74,9 +73,11 @@ resolvable() {
 		AND 1 - ratio >= 1.5 * mde"
 }
 
-# detect NAME LABEL: every resolvable row of LABEL is a regression; a skip
-# (with the MDEs) when this machine's noise left no row resolvable.
+# detect NAME LABEL MIN: every resolvable row of LABEL is a regression,
+# and at least MIN rows are; a skip (with the MDEs) when this machine's
+# noise left no row resolvable.
 detect() {
+	min=$3
 	# shellcheck disable=SC2046 # two numbers, split on purpose
 	set -- "$1" "$2" $(resolvable "$2")
 	if [ "$3" -eq 0 ]; then
@@ -87,6 +88,7 @@ detect() {
 		return 1
 	fi
 	is "$1: a regression in every cell that could resolve it ($4 of $3)" "$4" "$3"
+	ok "$1: a regression in at least $min cells" test "$(verdicts "$2" accesses-per-cpu-s regression)" -ge "$min"
 }
 
 # aa BASE_LABEL CAND_LABEL: an A/A comparison of the nightly metrics; its exit status in $rc.
@@ -119,10 +121,12 @@ rc_o0=0
 sed -n 's/^summary: /# -O0: /p' "$TMPD/night.O0"
 grep 'accesses-per-s' "$TMPD/night.O0" | sed 's/^/#   /'
 grep 'accesses-per-cpu-s' "$TMPD/night.O0" | sed 's/^/#   /'
-# -O0 reads 5-11 % slower here; whether a cell can see that depends on the
-# noise of the hour, which its MDE states: cells that could resolve it
-# must flag it, and then scripts/nightly must exit 1.
-if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B; then
+# -O0 reads 4-13 % slower here (about 9 % in the median); whether a cell
+# can see that with 8 + 8 runs depends on the noise of the hour, which its
+# MDE states: cells that could resolve it must flag it, and at least 4 of
+# the 6 must (two runs at load 9-13 caught 5 and 4), and then
+# scripts/nightly must exit 1.
+if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B 4; then
 	is "-O0 against -O2: scripts/nightly exits 1" "$rc_o0" 1
 fi
 
@@ -132,8 +136,8 @@ fi
 # work is not linear in N: a little of it hides behind the loads.)
 # shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
 probe() {
-	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json |
-		sed -n 's/^ *"accesses-per-cpu-s": \([0-9.e+]*\),*$/\1/p'
+	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json >"$TMPD/probe.json"
+	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/probe.json'), '\$.metrics.\"accesses-per-cpu-s\"')"
 }
 : >"$TMPD/w0"
 for _ in 1 2 3 4 5; do
@@ -170,9 +174,9 @@ aa nightly-20990102 nightly-20990104-A
 is "A/A: the knob sweep's plain arm against night 2: exit 0" "$rc" 0
 rc=0
 "$O2" compare --db "$db" --baseline label:nightly-20990104-A --candidate label:nightly-20990104-B \
-	--metric accesses-per-s,accesses-per-cpu-s --higher-better accesses-per-cpu-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
+	--metric accesses-per-cpu-s --higher-better accesses-per-cpu-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
 sed 's/^/#   /' "$TMPD/knob"
-if detect "the 10 % knob (accesses-per-cpu-s, 4 KiB cells)" nightly-20990104-B; then
+if detect "the 10 % knob (accesses-per-cpu-s, 4 KiB cells)" nightly-20990104-B 2; then
 	is "the 10 % knob: compare exits 1" "$rc" 1
 fi
 ratio=$(sqlite3 "$db" "SELECT group_concat(printf('%.3f', ratio), ' ') FROM verdict
@@ -183,19 +187,19 @@ aa_in="'label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-2099
 false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('regression', 'improvement')
 	AND candidate IN ($aa_in)")
 aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate IN ($aa_in)")
-# The issue's contract: A/A gives no regression. An 'improvement' is a
-# false alarm too, but not a failed night: it is counted and printed.
+# A/A gives no alarm: neither a regression nor an improvement.
 is "A/A: no regression in any A/A row" \
 	"$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict = 'regression' AND candidate IN ($aa_in)")" 0
+is "A/A: no improvement either" \
+	"$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict = 'improvement' AND candidate IN ($aa_in)")" 0
 sqlite3 "$db" "SELECT candidate, cell, metric, verdict, printf('%.4f', ratio), printf('%.3g', p_value), printf('%.3g', noise_floor)
 	FROM verdict WHERE verdict IN ('regression', 'improvement') AND candidate IN ('label:nightly-20990102',
 	'label:nightly-20990103-A', 'label:nightly-20990104-A')" | sed 's/^/#   A\/A alarm: /'
-sqlite3 "$db" "SELECT metric, printf('%.1f', 100 * MIN(floor)), printf('%.1f', 100 * MAX(floor)), MAX(samples) FROM noise
-	WHERE metric IN ('accesses-per-s', 'accesses-per-cpu-s') GROUP BY metric" |
-	sed 's/^/# floors (min %, max %, samples): /'
+sqlite3 "$db" "SELECT candidate, printf('%.1f', 100 * MIN(noise_floor)), printf('%.1f', 100 * MAX(noise_floor)),
+	printf('%.1f', 100 * MIN(mde)), printf('%.1f', 100 * MAX(mde)) FROM verdict WHERE metric = 'accesses-per-cpu-s'
+	GROUP BY candidate" | sed 's/^/# accesses-per-cpu-s floors and MDEs (min %, max %): /'
 echo "# A/A: $false_alarms alarms (regression or improvement) in $aa_rows rows; -O0: accesses-per-cpu-s caught in" \
-	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression) of 6 cells (accesses-per-s in" \
-	"$(verdicts nightly-20990103-B accesses-per-s regression)); knob: accesses-per-cpu-s in" \
-	"$(verdicts nightly-20990104-B accesses-per-cpu-s regression) of 2 cells (accesses-per-s in" \
-	"$(verdicts nightly-20990104-B accesses-per-s regression)); $(($(date +%s) - t_start)) s"
+	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression) of 6 cells; knob: in" \
+	"$(verdicts nightly-20990104-B accesses-per-cpu-s regression) of 2 cells; load $(cut -d' ' -f1-3 /proc/loadavg);" \
+	"$(($(date +%s) - t_start)) s"
 done_testing

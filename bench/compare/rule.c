@@ -1,0 +1,172 @@
+/* compare/rule.c - decide each row (BH, then the rule), its minimum detectable effect, the method, the stored verdicts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "lib/json.h"
+#include "lib/log.h"
+#include "compare/compare.h"
+#include "store/query.h"
+
+/* Rows with a p-value: the family Benjamini-Hochberg adjusts over. */
+static size_t family(const struct cmp *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		n += !isnan(c->rows[i].mwu.p);
+	return n;
+}
+
+/*
+ * The level a lone change must reach among the family's rows: BH's q <=
+ * fdr with one true change needs p <= fdr / family, and the rule needs p
+ * <= alpha too.
+ */
+static double mde_alpha(const struct cmp *c)
+{
+	size_t m = family(c);
+	double a = m ? c->dp.fdr / (double)m : c->dp.fdr;
+
+	return a < c->dp.alpha ? a : c->dp.alpha;
+}
+
+/* Row r's minimum detectable effect: the statistical MDE, but never below the rule's bound. */
+static double row_mde(const struct cmp *c, const struct cmp_row *r)
+{
+	double bound = c->dp.threshold, m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
+
+	if (!isnan(r->floor) && r->floor > bound)
+		bound = r->floor;
+	if (isnan(m))
+		return NAN;
+	return m > bound ? m : bound;
+}
+
+int cmp_decide(struct cmp *c)
+{
+	double *p = malloc((c->nrows + 1) * sizeof(*p)), *q = malloc((c->nrows + 1) * sizeof(*q));
+	int reg = 0;
+
+	if (!p || !q) {
+		free(p);
+		free(q);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		p[i] = c->rows[i].mwu.p;
+	if (stats_bh(p, c->nrows, q)) {
+		free(p);
+		free(q);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct cmp_row *r = &c->rows[i];
+
+		r->q = q[i];
+		r->mde = row_mde(c, r);
+		r->v = stats_decide(&c->dp, r->nb, r->nc, r->mwu.p, r->q, &r->ci, r->floor,
+				    r->higher_better, r->why, sizeof(r->why));
+		/* tonight against one earlier night: its drift could be all of the change */
+		if ((r->v == V_REGRESSION || r->v == V_IMPROVEMENT) && !r->interleaved &&
+		    r->sessions < 2 && r->floor_within > 0) {
+			snprintf(r->why, sizeof(r->why), "a change, but %u baseline night%s of >= 2 runs: "
+				 "drift between nights unmeasured", r->sessions, r->sessions == 1 ? "" : "s");
+			r->v = V_INSUFFICIENT;
+		}
+		c->count[r->v]++;
+		reg += r->v == V_REGRESSION;
+	}
+	free(p);
+	free(q);
+	return reg;
+}
+
+
+void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
+{
+	struct json j;
+
+	json_init(&j, f, 0);
+	json_obj_open(&j, NULL);
+	json_str(&j, "test", "mann-whitney-u two-sided");
+	json_str(&j, "p", "exact without ties when C(n1+n2,n1) < 1e15, else normal approximation "
+		 "with tie and continuity correction");
+	json_dbl(&j, "alpha", c->dp.alpha);
+	json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
+	json_dbl(&j, "q", c->dp.fdr);
+	json_u64(&j, "family", family(c));
+	json_str(&j, "effect", "ratio of medians candidate/baseline");
+	json_str(&j, "ci", "percentile bootstrap, sides resampled independently");
+	json_dbl(&j, "ci_level", STATS_BOOT_LEVEL);
+	json_u64(&j, "resamples", STATS_BOOT_RESAMPLES);
+	json_u64(&j, "seed", STATS_BOOT_SEED);
+	json_str(&j, "rng", "xoshiro256** stream 0");
+	json_dbl(&j, "threshold", c->dp.threshold);
+	json_str(&j, "bound", "max(threshold, noise floor)");
+	json_str(&j, "noise_floor", "from the baseline's runs of the cell alone: max(within, between);"
+		 " within = 95th percentile of |median(half 1) / median(half 2) - 1| over 200 seeded"
+		 " half-splits, x sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)); between (only when the"
+		 " sides do not interleave in time) = (max - min) of the medians of the baseline's"
+		 " labels of >= 2 runs / the median of all its runs");
+	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound;"
+		 " insufficient instead when the sides do not interleave, the metric varies (floor within > 0)"
+		 " and the baseline has fewer than 2 labels of >= 2 runs");
+	json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
+		 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
+	json_dbl(&j, "mde_power", STATS_MDE_POWER);
+	json_dbl(&j, "mde_alpha", mde_alpha(c));
+	json_u64(&j, "min_runs", c->dp.min_runs);
+	json_str(&j, "outliers", "flagged |x - median| > 14.826 MAD, kept");
+	json_bool(&j, "cross_machine", c->cross);
+	if (r) {
+		json_dbl(&j, "noise_floor", r->floor);
+		json_dbl(&j, "floor_within", r->floor_within);
+		json_dbl(&j, "floor_between", r->floor_between);
+		json_u64(&j, "baseline_sessions", r->sessions);
+		json_bool(&j, "interleaved", r->interleaved);
+		json_bool(&j, "higher_better", r->higher_better);
+		json_bool(&j, "exact", r->mwu.exact);
+		json_dbl(&j, "noise_cv", r->cv);
+		json_dbl(&j, "mde", r->mde);
+	}
+	json_obj_close(&j);
+}
+
+int cmp_store_verdicts(struct cmp *c)
+{
+	struct store_verdict *v = calloc(c->nrows ? c->nrows : 1, sizeof(*v));
+	char **method = calloc(c->nrows ? c->nrows : 1, sizeof(*method));
+	int ret = v && method ? 0 : -1;
+
+	for (size_t i = 0; !ret && i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		size_t len;
+		FILE *f = open_memstream(&method[i], &len);
+
+		if (!f) {
+			ret = -1;
+			break;
+		}
+		cmp_method_json(c, r, f);
+		fclose(f);
+		v[i] = (struct store_verdict){
+			.baseline = c->baseline, .candidate = c->candidate, .cell = r->cell,
+			.metric = r->metric, .machine_id = r->machine_id,
+			.n_base = (int64_t)r->nb, .n_cand = (int64_t)r->nc,
+			.ratio = r->ci.ratio, .ci_lo = r->ci.lo, .ci_hi = r->ci.hi,
+			.p_value = r->mwu.p, .q_value = r->q,
+			.verdict = stats_verdict_name(r->v), .method = method[i], .reason = r->why,
+			.noise_floor = r->floor, .mde = r->mde,
+		};
+	}
+	if (!ret)
+		ret = store_put_verdicts(c->db_handle, v, c->nrows);
+	if (ret)
+		error("compare: storing verdicts failed");
+	for (size_t i = 0; method && i < c->nrows; i++)
+		free(method[i]);
+	free(method);
+	free(v);
+	return ret;
+}
+
