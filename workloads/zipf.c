@@ -14,8 +14,10 @@
  *    below a hundredth of ZIPF_MARGIN, kept only when the rank cannot
  *    change anywhere within that margin;
  *  - otherwise zipf_rank_libm() itself.
- * Either way the rank is the one libm gives, so streams are bit-identical
- * to the one-sample-at-a-time generator (t_workload checks it).
+ * Most samples take the rank straight from their bucket of the table
+ * (zipf_table_direct): one load. Either way the rank is the one libm
+ * gives, so streams are bit-identical to the one-sample-at-a-time
+ * generator (t_workload checks it).
  */
 #include <errno.h>
 #include <math.h>
@@ -190,6 +192,19 @@ static uint32_t zipf_page(const struct zipf *z, uint64_t pages, uint64_t rank)
 	return (uint32_t)r;
 }
 
+/* The rank of random bits m when the table's bucket does not say it at once. */
+static uint64_t zipf_rank_slow(const struct zipf *z, uint64_t pages, uint64_t m)
+{
+	double u = (double)m * 0x1.0p-53;
+	uint64_t rank;
+
+	if (m < z->m_pow)
+		return zipf_rank_libm(z, pages, u);	/* rank 0 or 1: no pow */
+	if (!z->table || !zipf_table_rank(z->table, m, &rank))
+		rank = zipf_rank(z, pages, u);
+	return rank;
+}
+
 static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 {
 	struct zipf *z = s->priv;
@@ -201,12 +216,12 @@ static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 		rng_fill(&s->rng, raw, m);
 		for (size_t j = 0; j < m; j++) {
 			uint64_t bits = raw[j] >> 11, rank;
-			double u = (double)bits * 0x1.0p-53;
+			uint32_t e = z->table ? zipf_table_direct(z->table, bits) : 0;
 
-			if (bits < z->m_pow)
-				rank = zipf_rank_libm(z, pages, u);	/* rank 0 or 1: no pow */
-			else if (!z->table || !zipf_table_rank(z->table, bits, &rank))
-				rank = zipf_rank(z, pages, u);
+			if (e & ZIPF_TABLE_DIRECT)
+				rank = e & ~ZIPF_TABLE_DIRECT;
+			else
+				rank = zipf_rank_slow(z, pages, bits);
 			out[i + j] = zipf_page(z, pages, rank);
 		}
 	}

@@ -50,13 +50,34 @@ static uint64_t first_reaching(zipf_rank_fn *rank, const void *ctx, uint64_t r, 
 	return hi;
 }
 
+/* Set ZIPF_TABLE_DIRECT on bucket b's guide entry when one rank holds
+ * for the whole bucket (zipf_table_direct). */
+static void mark_direct(struct zipf_table *t, zipf_rank_fn *rank, const void *ctx, uint64_t b)
+{
+	uint64_t start = b << t->shift, end = start + (1ull << t->shift) - 1, r = t->guide[b], g;
+
+	if (end < t->m_pow) {
+		/* below pow's branch g is 0 or 1, monotone in m */
+		g = rank(ctx, start);
+		if (g == rank(ctx, end))
+			t->guide[b] = (uint32_t)g | ZIPF_TABLE_DIRECT;
+		return;
+	}
+	if (start < t->m_pow || r >= t->pages)
+		return;
+	if (start - t->t[r] >= ZIPF_TABLE_GUARD && t->t[r + 1] > end &&
+	    t->t[r + 1] - end > ZIPF_TABLE_GUARD)
+		t->guide[b] = (uint32_t)r | ZIPF_TABLE_DIRECT;
+}
+
 /* Fill t->t and t->guide. Returns 0 or -1 (out of memory). */
 static int build(struct zipf_table *t, zipf_rank_fn *rank, const void *ctx)
 {
 	uint64_t pages = t->pages, r0 = rank(ctx, t->m_pow), nb;
 	unsigned bits = 12;
 
-	while (bits < 20 && (1ull << bits) < 4 * pages)
+	/* buckets narrow enough that most lie within one rank's interval */
+	while (bits < 20 && (1ull << bits) < 32 * pages)
 		bits++;
 	t->shift = 53 - bits;
 	nb = 1ull << bits;
@@ -82,6 +103,7 @@ static int build(struct zipf_table *t, zipf_rank_fn *rank, const void *ctx)
 		while (r < pages && t->t[r + 1] <= b << t->shift)
 			r++;
 		t->guide[b] = (uint32_t)r;
+		mark_direct(t, rank, ctx, b);
 	}
 	return 0;
 }
