@@ -40,14 +40,19 @@ struct zipf_table {
 
 /* g(m): the rank of the sample with random bits m (0 <= m < 2^53). */
 typedef uint64_t zipf_rank_fn(const void *ctx, uint64_t m);
+/* A guess of the first m with g(m) >= r, or 0 for none: only where the
+ * search for the threshold starts, so a poor guess costs time, not
+ * exactness. */
+typedef uint64_t zipf_guess_fn(const void *ctx, uint64_t r);
 
 /*
- * The table of g = rank(ctx, .) for (pages, theta), built on first use;
+ * The table of g = rank(ctx, .) for (pages, theta), built on first use
+ * (searching from guess(ctx, r) for each rank r; guess may be NULL);
  * m_pow is where g's pow branch starts. NULL when pages exceeds
  * ZIPF_TABLE_MAX_PAGES or memory runs out (the caller computes every rank).
  */
 struct zipf_table *zipf_table_get(uint64_t pages, double theta, uint64_t m_pow,
-				  zipf_rank_fn *rank, const void *ctx);
+				  zipf_rank_fn *rank, zipf_guess_fn *guess, const void *ctx);
 /* Drop a reference; the last one frees the table. NULL is fine. */
 void zipf_table_put(struct zipf_table *t);
 
