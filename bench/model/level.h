@@ -30,6 +30,8 @@
 #include "model/model.h"
 
 #define INVALID UINT64_MAX
+/* the hot path's helpers below are always inlined, also in large callers */
+#define LEVEL_INLINE static inline __attribute__((always_inline))
 #define LEVEL_NARROW 16
 
 /* How a level keeps its replacement state (struct flevel.kind). */
@@ -89,7 +91,7 @@ void level_flush_tag(struct flevel *l, uint64_t tag);
 void level_order(const struct flevel *l, size_t set, uint16_t *out);
 
 /* The set page maps to: page % sets, without a division. */
-static inline size_t level_set(const struct flevel *l, uint32_t page)
+LEVEL_INLINE size_t level_set(const struct flevel *l, uint32_t page)
 {
 	if (l->pow2)
 		return page & l->set_mask;
@@ -97,7 +99,7 @@ static inline size_t level_set(const struct flevel *l, uint32_t page)
 }
 
 /* The slot holding key (dense id `id`), or -1. */
-static inline long level_find(const struct flevel *l, uint64_t key, uint32_t id)
+LEVEL_INLINE long level_find(const struct flevel *l, uint64_t key, uint32_t id)
 {
 	if (l->loc)
 		return (long)l->loc[(size_t)id * l->stride] - 1;
@@ -105,7 +107,7 @@ static inline long level_find(const struct flevel *l, uint64_t key, uint32_t id)
 }
 
 /* Move way w to the front of a narrow set's recency word. */
-static inline uint64_t level_nibble_front(uint64_t order, unsigned w)
+LEVEL_INLINE uint64_t level_nibble_front(uint64_t order, unsigned w)
 {
 	const uint64_t ones = 0x1111111111111111ull;
 	uint64_t x = order ^ (ones * w), z = (x - ones) & ~x & (ones << 3);
@@ -117,13 +119,13 @@ static inline uint64_t level_nibble_front(uint64_t order, unsigned w)
 
 /* A narrow LRU set's recency word after its least recent way, w, moved to
  * the front: a rotation of the nibbles that hold ways. */
-static inline uint64_t level_nibble_rotate(const struct flevel *l, uint64_t order, unsigned w)
+LEVEL_INLINE uint64_t level_nibble_rotate(const struct flevel *l, uint64_t order, unsigned w)
 {
 	return ((order << 4) & l->nibbles) | (order & ~l->nibbles) | w;
 }
 
 /* Unlink way w of set `set` from its recency list and put it first. */
-static inline void level_list_front(struct flevel *l, size_t set, unsigned w)
+LEVEL_INLINE void level_list_front(struct flevel *l, size_t set, unsigned w)
 {
 	const unsigned hd = l->ways;
 	uint16_t *pv = l->prev + set * (hd + 1), *nx = l->next + set * (hd + 1);
@@ -139,20 +141,20 @@ static inline void level_list_front(struct flevel *l, size_t set, unsigned w)
 }
 
 /* The least recent way of a wide LRU set. */
-static inline unsigned level_list_tail(const struct flevel *l, size_t set)
+LEVEL_INLINE unsigned level_list_tail(const struct flevel *l, size_t set)
 {
 	return l->prev[set * (l->ways + 1) + l->ways];
 }
 
 /* kind, or the level's own when kind is LK_ANY: the inline functions
  * below take a kind so that a caller can compile one in. */
-static inline unsigned level_kind(const struct flevel *l, unsigned kind)
+LEVEL_INLINE unsigned level_kind(const struct flevel *l, unsigned kind)
 {
 	return kind == LK_ANY ? l->kind : kind;
 }
 
 /* Record a use of way w of set `set` (a hit or a fill); kind as level_kind. */
-static inline void level_use_k(struct flevel *l, unsigned kind, size_t set, unsigned w)
+LEVEL_INLINE void level_use_k(struct flevel *l, unsigned kind, size_t set, unsigned w)
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU)
@@ -163,7 +165,7 @@ static inline void level_use_k(struct flevel *l, unsigned kind, size_t set, unsi
 		l->used[set * l->ways + w] = 1;
 }
 
-static inline void level_use(struct flevel *l, size_t set, unsigned w)
+LEVEL_INLINE void level_use(struct flevel *l, size_t set, unsigned w)
 {
 	level_use_k(l, LK_ANY, set, w);
 }
@@ -171,7 +173,7 @@ static inline void level_use(struct flevel *l, size_t set, unsigned w)
 /* NRU's victim in a full set: the first way with its used bit clear, found
  * from the set's nru_low on; when none is clear, all are reset and way 0
  * is taken. */
-static inline unsigned level_victim_nru(struct flevel *l, size_t set)
+LEVEL_INLINE unsigned level_victim_nru(struct flevel *l, size_t set)
 {
 	uint8_t *u = l->used + set * l->ways;
 	unsigned w = l->nru_low[set], ways = l->ways;
@@ -189,7 +191,7 @@ static inline unsigned level_victim_nru(struct flevel *l, size_t set)
 
 /* The way to fill in set `set`: the first invalid one (lowest index), else
  * the policy's; kind as level_kind. The way counts as valid from now on. */
-static inline unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set)
+LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set)
 {
 	int wide;
 

@@ -81,8 +81,8 @@ static void access_hashed(struct fcore *c, struct ftask *t)
 /*
  * Fill key (dense id) into level l of kind `kind` (level_kind), whose loc
  * column is col (stride nlv), and point the key's row entry *cell at it.
- * A full narrow LRU set, the usual case, rotates its recency word and
- * evicts the least recent way.
+ * A full LRU set, the usual case, evicts its least recent way: a narrow
+ * one by rotating its recency word, a wide one from its list's tail.
  */
 INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
 		     uint64_t key, uint32_t id, uint32_t *cell)
@@ -98,6 +98,11 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 
 		w = (unsigned)(order >> l->top) & 0xf;
 		l->order[set] = ((order << 4) & nib) | (order & ~nib) | w;
+		col[(size_t)ids[base + w] * nlv] = 0;
+	} else if (kind == LK_WIDE_LRU && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
+		/* a full wide LRU set: the least recent way goes first */
+		w = level_list_tail(l, set);
+		level_list_front(l, set, w);
 		col[(size_t)ids[base + w] * nlv] = 0;
 	} else {
 		w = level_victim_k(l, kind, set);
