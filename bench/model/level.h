@@ -1,5 +1,5 @@
 /*
- * level.h - one TLB level of the fast simulator (sim.c): its sets, where
+ * level.h - one TLB level of the fast simulator (sim.c, step.c): its sets, where
  * each translation sits, and the replacement state, laid out for speed.
  * Internal to bench/model.
  *
