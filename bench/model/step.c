@@ -5,10 +5,11 @@
  * The loop is built for cores with a loc table (most runs): an access
  * reads one row of the table to learn at once which levels hold its key,
  * updates the level that hits and fills the ones before it. The loop is
- * compiled once per level count (1, 2, 3, other) so that the walk over
- * the levels is unrolled, and the level's kind (narrow LRU, wide LRU,
- * other) picks the replacement code; those branches go the same way on
- * every access of a run. Cores without a loc table use access_hashed().
+ * compiled for one and two levels with the presets' kinds (narrow LRU,
+ * wide LRU, NRU) built in, so that the walk over the levels is unrolled
+ * and each level's replacement code is fixed; other machines read the
+ * kinds at run time (branches that go the same way on every access of a
+ * run). Cores without a loc table use access_hashed().
  */
 #include <errno.h>
 #include <stdlib.h>
