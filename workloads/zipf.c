@@ -14,11 +14,14 @@
  *    below a hundredth of ZIPF_MARGIN, kept only when the rank cannot
  *    change anywhere within that margin;
  *  - otherwise zipf_rank_libm() itself.
- * Either way the rank is the one libm gives, so streams are bit-identical
- * to the one-sample-at-a-time generator (t_workload checks it).
+ * Most samples take the rank straight from their bucket of the table
+ * (zipf_table_direct): one load. Either way the rank is the one libm
+ * gives, so streams are bit-identical to the one-sample-at-a-time
+ * generator (t_workload checks it).
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include "workloads/fastpow.h"
 #include "workloads/workload.h"
@@ -45,6 +48,18 @@ static uint64_t rank_of_bits(const void *ctx, uint64_t m)
 	const struct zipf *z = ctx;
 
 	return zipf_rank_libm(z, z->pages, (double)m * 0x1.0p-53);
+}
+
+/* zipf_guess_fn for the table: the first m of rank r by inverting the
+ * rank's formula in doubles (a starting point for the exact search). */
+static uint64_t guess_of_rank(const void *ctx, uint64_t r)
+{
+	const struct zipf *z = ctx;
+	double x = pow((double)r / (double)z->pages, 1.0 / z->alpha), u = (x - 1) / z->eta + 1;
+
+	if (!(u > 0 && u < 1))
+		return 0;
+	return (uint64_t)(u * 0x1p53);
 }
 
 /*
@@ -82,6 +97,26 @@ static double zeta(uint64_t n, double theta)
 	return sum;
 }
 
+/* zeta(n, theta), remembered for the last (n, theta) asked: every task
+ * of a run opens its stream with the same ones. */
+static double zeta_cached(uint64_t n, double theta)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static uint64_t last_n;
+	static double last_theta, last_zeta;
+	double z;
+
+	pthread_mutex_lock(&lock);
+	if (n != last_n || theta != last_theta) {
+		last_zeta = zeta(n, theta);
+		last_n = n;
+		last_theta = theta;
+	}
+	z = last_zeta;
+	pthread_mutex_unlock(&lock);
+	return z;
+}
+
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -106,7 +141,7 @@ static int zipf_open(struct wl_stream *s)
 		return -ENOMEM;
 	z->theta = theta;
 	z->alpha = 1.0 / (1.0 - theta);
-	z->zetan = zeta(s->p.pages, theta);
+	z->zetan = zeta_cached(s->p.pages, theta);
 	z->eta = (1 - pow(2.0 / n, 1 - theta)) / (1 - zeta(2, theta) / z->zetan);
 	z->half_pow = 1 + pow(0.5, theta);
 	/* The layout of hot pages depends on the run seed only, not the task. */
@@ -136,7 +171,7 @@ static int zipf_open(struct wl_stream *s)
 	}
 	z->table = NULL;
 	if (table_is_exact(z))
-		z->table = zipf_table_get(z->pages, theta, z->m_pow, rank_of_bits, z);
+		z->table = zipf_table_get(z->pages, theta, z->m_pow, rank_of_bits, guess_of_rank, z);
 	s->priv = z;
 	return 0;
 }
@@ -190,6 +225,19 @@ static uint32_t zipf_page(const struct zipf *z, uint64_t pages, uint64_t rank)
 	return (uint32_t)r;
 }
 
+/* The rank of random bits m when the table's bucket does not say it at once. */
+static uint64_t zipf_rank_slow(const struct zipf *z, uint64_t pages, uint64_t m)
+{
+	double u = (double)m * 0x1.0p-53;
+	uint64_t rank;
+
+	if (m < z->m_pow)
+		return zipf_rank_libm(z, pages, u);	/* rank 0 or 1: no pow */
+	if (!z->table || !zipf_table_rank(z->table, m, &rank))
+		rank = zipf_rank(z, pages, u);
+	return rank;
+}
+
 static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 {
 	struct zipf *z = s->priv;
@@ -201,12 +249,12 @@ static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 		rng_fill(&s->rng, raw, m);
 		for (size_t j = 0; j < m; j++) {
 			uint64_t bits = raw[j] >> 11, rank;
-			double u = (double)bits * 0x1.0p-53;
+			uint32_t e = z->table ? zipf_table_direct(z->table, bits) : 0;
 
-			if (bits < z->m_pow)
-				rank = zipf_rank_libm(z, pages, u);	/* rank 0 or 1: no pow */
-			else if (!z->table || !zipf_table_rank(z->table, bits, &rank))
-				rank = zipf_rank(z, pages, u);
+			if (e & ZIPF_TABLE_DIRECT)
+				rank = e & ~ZIPF_TABLE_DIRECT;
+			else
+				rank = zipf_rank_slow(z, pages, bits);
 			out[i + j] = zipf_page(z, pages, rank);
 		}
 	}

@@ -23,6 +23,7 @@
 
 #define ZIPF_TABLE_GUARD (1ull << 24)
 #define ZIPF_TABLE_MAX_PAGES (1u << 20)
+#define ZIPF_TABLE_DIRECT 0x80000000u
 
 struct zipf_table {
 	uint64_t pages;
@@ -30,21 +31,28 @@ struct zipf_table {
 	unsigned refs;
 	uint64_t m_pow;		/* smallest m on pow's branch of g */
 	uint64_t *t;		/* t[r], r = 0..pages: first m >= m_pow with g(m) >= r, 2^53 if none */
-	uint32_t *guide;	/* per bucket of m: the largest r with t[r] <= the bucket's start */
+	uint32_t *guide;	/* per bucket of m: the largest r with t[r] <= the bucket's start,
+				   or ZIPF_TABLE_DIRECT | r when every m of the bucket has rank r
+				   (zipf_table_direct) */
 	unsigned shift;		/* bucket = m >> shift */
 	struct zipf_table *next;
 };
 
 /* g(m): the rank of the sample with random bits m (0 <= m < 2^53). */
 typedef uint64_t zipf_rank_fn(const void *ctx, uint64_t m);
+/* A guess of the first m with g(m) >= r, or 0 for none: only where the
+ * search for the threshold starts, so a poor guess costs time, not
+ * exactness. */
+typedef uint64_t zipf_guess_fn(const void *ctx, uint64_t r);
 
 /*
- * The table of g = rank(ctx, .) for (pages, theta), built on first use;
+ * The table of g = rank(ctx, .) for (pages, theta), built on first use
+ * (searching from guess(ctx, r) for each rank r; guess may be NULL);
  * m_pow is where g's pow branch starts. NULL when pages exceeds
  * ZIPF_TABLE_MAX_PAGES or memory runs out (the caller computes every rank).
  */
 struct zipf_table *zipf_table_get(uint64_t pages, double theta, uint64_t m_pow,
-				  zipf_rank_fn *rank, const void *ctx);
+				  zipf_rank_fn *rank, zipf_guess_fn *guess, const void *ctx);
 /* Drop a reference; the last one frees the table. NULL is fine. */
 void zipf_table_put(struct zipf_table *t);
 
@@ -52,7 +60,7 @@ void zipf_table_put(struct zipf_table *t);
  * ZIPF_TABLE_GUARD of a threshold (the caller computes g(m) itself). */
 static inline int zipf_table_rank(const struct zipf_table *t, uint64_t m, uint64_t *rank)
 {
-	uint64_t r = t->guide[m >> t->shift];
+	uint64_t r = t->guide[m >> t->shift] & ~ZIPF_TABLE_DIRECT;
 
 	while (t->t[r + 1] <= m)
 		r++;
@@ -60,6 +68,19 @@ static inline int zipf_table_rank(const struct zipf_table *t, uint64_t m, uint64
 		return 0;
 	*rank = r;
 	return 1;
+}
+
+/*
+ * g(m) for any m (also below m_pow) in one load, for most m: the bucket's
+ * entry with ZIPF_TABLE_DIRECT set when g is r over the whole bucket and
+ * every m of it is beyond ZIPF_TABLE_GUARD of the thresholds (the answer
+ * zipf_table_rank would give), or when the bucket lies below m_pow and g
+ * is the same at both ends (g is monotone there: no pow). Without the
+ * flag, the caller goes the slow way.
+ */
+static inline uint32_t zipf_table_direct(const struct zipf_table *t, uint64_t m)
+{
+	return t->guide[m >> t->shift];
 }
 
 #endif

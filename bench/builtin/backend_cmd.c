@@ -129,6 +129,10 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		ret = EX_USAGE;
 		goto out;
 	}
+	/* --quiet: nothing but errors on stderr either (no warnings, no
+	 * automatic progress lines) */
+	if (o->quiet)
+		log_verbosity = 0;
 	sysinfo_collect(&si);
 	ret = be->prepare(blk, &si, &plan, err, sizeof(err));
 	if (ret) {

@@ -165,7 +165,8 @@ static void show_progress(void *arg, uint64_t done, uint64_t total)
 }
 
 /* Simulate (fast or reference) and turn the counts into a result; progress
- * on stderr with --progress, or when stderr is a terminal. */
+ * on stderr with --progress, or when stderr is a terminal and the command
+ * is not --quiet (log_verbosity 0). */
 static int model_run_plan(void *plan, const struct sysinfo *si, struct run_result *res,
 			  char *err, size_t errlen)
 {
@@ -178,7 +179,7 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 
 	if (p->cfg.reference)
 		ret = model_reference(&p->m, &p->r, &st);
-	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty))
+	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty && log_verbosity > 0))
 		ret = model_simulate_progress(&p->m, &p->r, &st, show_progress, &prog);
 	else
 		ret = model_simulate(&p->m, &p->r, &st);

@@ -16,12 +16,18 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	l->ways = ml->ways ? ml->ways : ml->entries;
 	l->sets = ml->entries / l->ways;
 	l->wide = l->ways > LEVEL_NARROW;
+	l->kind = l->repl == REPL_NRU ? LK_NRU : l->repl == REPL_RANDOM ? LK_RANDOM :
+		  l->wide ? LK_WIDE_LRU : LK_NARROW_LRU;
+	l->pow2 = !(l->sets & (l->sets - 1));
+	l->set_mask = l->sets - 1;
+	l->top = l->wide ? 0 : 4 * (l->ways - 1);
 	l->set_mul = UINT64_MAX / l->sets + 1;
 	e = (size_t)l->sets * l->ways;
 	l->key = malloc(e * sizeof(*l->key));
 	l->id = calloc(e, sizeof(*l->id));
 	l->used = calloc(e, 1);
-	if (!l->key || !l->id || !l->used)
+	l->nru_low = calloc(l->sets, sizeof(*l->nru_low));
+	if (!l->key || !l->id || !l->used || !l->nru_low)
 		return -ENOMEM;
 	l->loc = loc;
 	l->stride = stride;
@@ -46,22 +52,21 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 			l->order[s] = init;
 		return 0;
 	}
-	l->prev = malloc(e * sizeof(*l->prev));
-	l->next = malloc(e * sizeof(*l->next));
-	l->head = calloc(l->sets, sizeof(*l->head));
-	l->tail = malloc(l->sets * sizeof(*l->tail));
+	l->prev = malloc((e + l->sets) * sizeof(*l->prev));
+	l->next = malloc((e + l->sets) * sizeof(*l->next));
 	l->nvalid = calloc(l->sets, sizeof(*l->nvalid));
 	l->lowinv = calloc(l->sets, sizeof(*l->lowinv));
-	if (!l->prev || !l->next || !l->head || !l->tail || !l->nvalid || !l->lowinv)
+	if (!l->prev || !l->next || !l->nvalid || !l->lowinv)
 		return -ENOMEM;
-	for (size_t j = 0; j < e; j++) {
-		unsigned w = (unsigned)(j % l->ways);
+	/* each set's list: the head node, then ways 0, 1, ... in order */
+	for (size_t set = 0; set < l->sets; set++) {
+		uint16_t *pv = l->prev + set * (l->ways + 1), *nx = l->next + set * (l->ways + 1);
 
-		l->prev[j] = w ? (uint16_t)(w - 1) : LEVEL_NONE;
-		l->next[j] = w + 1 < l->ways ? (uint16_t)(w + 1) : LEVEL_NONE;
+		for (unsigned w = 0; w <= l->ways; w++) {
+			pv[w] = (uint16_t)(w ? w - 1 : l->ways);
+			nx[w] = (uint16_t)(w < l->ways ? w + 1 : 0);
+		}
 	}
-	for (unsigned s = 0; s < l->sets; s++)
-		l->tail[s] = (uint16_t)(l->ways - 1);
 	return 0;
 }
 
@@ -70,54 +75,27 @@ void level_free(struct flevel *l)
 	free(l->key);
 	free(l->id);
 	free(l->used);
+	free(l->nru_low);
 	free(l->order);
 	free(l->vmask);
 	free(l->prev);
 	free(l->next);
-	free(l->head);
-	free(l->tail);
 	free(l->nvalid);
 	free(l->lowinv);
 	index_free(&l->ix);
 	memset(l, 0, sizeof(*l));
 }
 
-unsigned level_victim_narrow(struct flevel *l, size_t set)
+unsigned level_first_invalid(struct flevel *l, size_t set)
 {
 	size_t base = set * l->ways;
+	unsigned w = l->lowinv[set];
 
-	if (l->repl == REPL_RANDOM)
-		return (unsigned)rng_below(&l->rng, l->ways);
-	for (unsigned w = 0; w < l->ways; w++)
-		if (!l->used[base + w])
-			return w;
-	memset(l->used + base, 0, l->ways);
-	return 0;
-}
-
-unsigned level_victim_wide(struct flevel *l, size_t set)
-{
-	size_t base = set * l->ways;
-	const uint8_t *u;
-
-	if (l->nvalid[set] < l->ways) {
-		unsigned w = l->lowinv[set];
-
-		while (l->key[base + w] != INVALID)
-			w++;
-		l->lowinv[set] = w + 1;
-		l->nvalid[set]++;
-		return w;
-	}
-	if (l->repl == REPL_LRU)
-		return l->tail[set];
-	if (l->repl == REPL_RANDOM)
-		return (unsigned)rng_below(&l->rng, l->ways);
-	u = memchr(l->used + base, 0, l->ways);
-	if (u)
-		return (unsigned)(u - (l->used + base));
-	memset(l->used + base, 0, l->ways);
-	return 0;
+	while (l->key[base + w] != INVALID)
+		w++;
+	l->lowinv[set] = w + 1;
+	l->nvalid[set]++;
+	return w;
 }
 
 /* Forget where slot j's key is; the slot itself is left to the caller. */
@@ -156,23 +134,23 @@ void level_flush_tag(struct flevel *l, uint64_t tag)
 		}
 		l->key[j] = INVALID;
 		l->used[j] = 0;
+		if (w < l->nru_low[set])
+			l->nru_low[set] = w;
 	}
 }
 
 void level_order(const struct flevel *l, size_t set, uint16_t *out)
 {
-	size_t base = set * l->ways;
-
-
 	if (l->repl != REPL_LRU) {
 		for (unsigned w = 0; w < l->ways; w++)
 			out[w] = (uint16_t)w;
 		return;
 	}
 	if (l->wide) {
+		const uint16_t *nx = l->next + set * (l->ways + 1);
 		unsigned n = 0;
 
-		for (unsigned w = l->head[set]; w != LEVEL_NONE; w = l->next[base + w])
+		for (unsigned w = nx[l->ways]; w != l->ways; w = nx[w])
 			out[n++] = (uint16_t)w;
 		return;
 	}

@@ -1,5 +1,5 @@
 /*
- * level.h - one TLB level of the fast simulator (sim.c): its sets, where
+ * level.h - one TLB level of the fast simulator (sim.c, step.c): its sets, where
  * each translation sits, and the replacement state, laid out for speed.
  * Internal to bench/model.
  *
@@ -14,7 +14,8 @@
  *    word (nibble 0 the most recent), moved to the front in a few
  *    instructions;
  *  - wide sets: a count of valid ways and the lowest possibly invalid way,
- *    and for LRU a doubly linked recency list.
+ *    and for LRU a circular doubly linked recency list with a head node,
+ *    so that moving a way to the front takes no branch.
  * The recency order is the one ref.c's timestamps give; level_order()
  * writes it in the canonical form the period detector compares
  * (period.c): ways most recent first, ways never filled last in index
@@ -29,17 +30,27 @@
 #include "model/model.h"
 
 #define INVALID UINT64_MAX
+/* the hot path's helpers below are always inlined, also in large callers */
+#define LEVEL_INLINE static inline __attribute__((always_inline))
 #define LEVEL_NARROW 16
-#define LEVEL_NONE 0xffffu
+
+/* How a level keeps its replacement state (struct flevel.kind). */
+enum level_kind { LK_NARROW_LRU, LK_WIDE_LRU, LK_NRU, LK_RANDOM,
+		  LK_ANY /* for callers: the level's own kind, read at run time */ };
 
 struct flevel {
 	unsigned k;		/* index in the machine's levels */
 	unsigned sets, ways, repl;
 	int wide;		/* ways > LEVEL_NARROW */
+	unsigned kind;		/* enum level_kind */
+	int pow2;		/* sets is a power of two: the set is page & set_mask */
+	uint32_t set_mask;	/* sets - 1 */
+	unsigned top;		/* narrow: 4 * (ways - 1), the least recent way's nibble */
 	uint64_t set_mul;	/* page % sets as ((set_mul * page) * sets) >> 64 */
 	uint64_t *key;		/* sets * ways: tag << 32 | page, INVALID when empty */
 	uint32_t *id;		/* sets * ways: the dense id of each valid key */
 	uint8_t *used;		/* NRU used bits, one byte per way */
+	uint32_t *nru_low;	/* NRU: per set, no way below this one has its used bit clear */
 	uint32_t *loc;		/* loc[id * stride]: slot + 1, 0 when absent; NULL: use ix */
 	unsigned stride;	/* levels in the core's loc table */
 	struct tlb_index ix;	/* key -> slot, when loc is NULL */
@@ -47,8 +58,9 @@ struct flevel {
 	uint32_t *vmask;	/* narrow: per set, bit w set when way w is valid */
 	uint32_t full;		/* narrow: vmask of a full set */
 	uint64_t nibbles;	/* narrow: the nibbles of an order word that hold ways */
-	uint16_t *prev, *next;	/* wide LRU: recency list links, by way */
-	uint16_t *head, *tail;	/* wide LRU: each set's most and least recent way */
+	uint16_t *prev, *next;	/* wide LRU: per set, ways + 1 links of a circular recency
+				   list; link `ways` is the list's head node: next[ways] is
+				   the most recent way, prev[ways] the least recent */
 	uint32_t *nvalid;	/* wide: valid ways per set */
 	uint32_t *lowinv;	/* wide: no way below this one is invalid */
 	struct rng rng;		/* random replacement */
@@ -65,11 +77,9 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	       uint64_t seed, uint32_t *loc, unsigned stride);
 void level_free(struct flevel *l);
 
-/* The victim of a full narrow set under NRU or random replacement. */
-unsigned level_victim_narrow(struct flevel *l, size_t set);
-/* The way to fill in a wide set (the first invalid, else the policy's),
- * keeping its count of valid ways. */
-unsigned level_victim_wide(struct flevel *l, size_t set);
+/* A wide set that is not full: its lowest invalid way, counted as valid
+ * from now on. */
+unsigned level_first_invalid(struct flevel *l, size_t set);
 /* Move the hash index from slot j's key to key (levels without loc). */
 void level_fill_hashed(struct flevel *l, size_t j, uint64_t key);
 
@@ -81,15 +91,15 @@ void level_flush_tag(struct flevel *l, uint64_t tag);
 void level_order(const struct flevel *l, size_t set, uint16_t *out);
 
 /* The set page maps to: page % sets, without a division. */
-static inline size_t level_set(const struct flevel *l, uint32_t page)
+LEVEL_INLINE size_t level_set(const struct flevel *l, uint32_t page)
 {
-	uint64_t low = l->set_mul * page;
-
-	return (size_t)(((__uint128_t)low * l->sets) >> 64);
+	if (l->pow2)
+		return page & l->set_mask;
+	return (size_t)(((__uint128_t)(l->set_mul * page) * l->sets) >> 64);
 }
 
 /* The slot holding key (dense id `id`), or -1. */
-static inline long level_find(const struct flevel *l, uint64_t key, uint32_t id)
+LEVEL_INLINE long level_find(const struct flevel *l, uint64_t key, uint32_t id)
 {
 	if (l->loc)
 		return (long)l->loc[(size_t)id * l->stride] - 1;
@@ -97,7 +107,7 @@ static inline long level_find(const struct flevel *l, uint64_t key, uint32_t id)
 }
 
 /* Move way w to the front of a narrow set's recency word. */
-static inline uint64_t level_nibble_front(uint64_t order, unsigned w)
+LEVEL_INLINE uint64_t level_nibble_front(uint64_t order, unsigned w)
 {
 	const uint64_t ones = 0x1111111111111111ull;
 	uint64_t x = order ^ (ones * w), z = (x - ones) & ~x & (ones << 3);
@@ -107,67 +117,112 @@ static inline uint64_t level_nibble_front(uint64_t order, unsigned w)
 	return (order & (m << 4)) | ((order & ~m) << 4) | w;
 }
 
-/* Unlink way w of set `set` from its recency list and put it first. */
-static inline void level_list_front(struct flevel *l, size_t set, unsigned w)
-{
-	size_t base = set * l->ways;
-	uint16_t p = l->prev[base + w], n = l->next[base + w];
-
-	if (p == LEVEL_NONE)
-		return;
-	l->next[base + p] = n;
-	if (n == LEVEL_NONE)
-		l->tail[set] = p;
-	else
-		l->prev[base + n] = p;
-	l->prev[base + w] = LEVEL_NONE;
-	l->next[base + w] = l->head[set];
-	l->prev[base + l->head[set]] = (uint16_t)w;
-	l->head[set] = (uint16_t)w;
-}
-
-/* Record a use of way w of set `set` (a hit or a fill). */
-static inline void level_use(struct flevel *l, size_t set, unsigned w)
-{
-	if (l->repl != REPL_LRU)
-		l->used[set * l->ways + w] = 1;
-	else if (l->wide)
-		level_list_front(l, set, w);
-	else
-		l->order[set] = level_nibble_front(l->order[set], w);
-}
-
-/* The way to fill in a narrow set: the first invalid one, else the policy's. */
-static inline unsigned level_victim(struct flevel *l, size_t set)
-{
-	uint32_t inv;
-
-	if (l->wide)
-		return level_victim_wide(l, set);
-	inv = ~l->vmask[set] & l->full;
-	if (inv) {
-		unsigned w = (unsigned)__builtin_ctz(inv);
-
-		l->vmask[set] |= 1u << w;
-		return w;
-	}
-	if (l->repl == REPL_LRU)
-		return (unsigned)(l->order[set] >> (4 * (l->ways - 1))) & 0xf;
-	return level_victim_narrow(l, set);
-}
-
 /* A narrow LRU set's recency word after its least recent way, w, moved to
  * the front: a rotation of the nibbles that hold ways. */
-static inline uint64_t level_nibble_rotate(const struct flevel *l, uint64_t order, unsigned w)
+LEVEL_INLINE uint64_t level_nibble_rotate(const struct flevel *l, uint64_t order, unsigned w)
 {
 	return ((order << 4) & l->nibbles) | (order & ~l->nibbles) | w;
+}
+
+/* Unlink way w of set `set` from its recency list and put it first. */
+LEVEL_INLINE void level_list_front(struct flevel *l, size_t set, unsigned w)
+{
+	const unsigned hd = l->ways;
+	uint16_t *pv = l->prev + set * (hd + 1), *nx = l->next + set * (hd + 1);
+	unsigned p = pv[w], n = nx[w], h;
+
+	nx[p] = (uint16_t)n;
+	pv[n] = (uint16_t)p;
+	h = nx[hd];
+	nx[w] = (uint16_t)h;
+	pv[w] = (uint16_t)hd;
+	pv[h] = (uint16_t)w;
+	nx[hd] = (uint16_t)w;
+}
+
+/* The least recent way of a wide LRU set. */
+LEVEL_INLINE unsigned level_list_tail(const struct flevel *l, size_t set)
+{
+	return l->prev[set * (l->ways + 1) + l->ways];
+}
+
+/* kind, or the level's own when kind is LK_ANY: the inline functions
+ * below take a kind so that a caller can compile one in. */
+LEVEL_INLINE unsigned level_kind(const struct flevel *l, unsigned kind)
+{
+	return kind == LK_ANY ? l->kind : kind;
+}
+
+/* Record a use of way w of set `set` (a hit or a fill); kind as level_kind. */
+LEVEL_INLINE void level_use_k(struct flevel *l, unsigned kind, size_t set, unsigned w)
+{
+	kind = level_kind(l, kind);
+	if (kind == LK_NARROW_LRU)
+		l->order[set] = level_nibble_front(l->order[set], w);
+	else if (kind == LK_WIDE_LRU)
+		level_list_front(l, set, w);
+	else
+		l->used[set * l->ways + w] = 1;
+}
+
+LEVEL_INLINE void level_use(struct flevel *l, size_t set, unsigned w)
+{
+	level_use_k(l, LK_ANY, set, w);
+}
+
+/* NRU's victim in a full set: the first way with its used bit clear, found
+ * from the set's nru_low on; when none is clear, all are reset and way 0
+ * is taken. */
+LEVEL_INLINE unsigned level_victim_nru(struct flevel *l, size_t set)
+{
+	uint8_t *u = l->used + set * l->ways;
+	unsigned w = l->nru_low[set], ways = l->ways;
+
+	while (w < ways && u[w])
+		w++;
+	if (w == ways) {
+		for (unsigned v = 0; v < ways; v++)
+			u[v] = 0;
+		w = 0;
+	}
+	l->nru_low[set] = w;
+	return w;
+}
+
+/* The way to fill in set `set`: the first invalid one (lowest index), else
+ * the policy's; kind as level_kind. The way counts as valid from now on. */
+LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set)
+{
+	int wide;
+
+	kind = level_kind(l, kind);
+	wide = kind == LK_WIDE_LRU ? 1 : kind == LK_NARROW_LRU ? 0 : l->wide;
+	if (!wide) {
+		uint32_t inv = ~l->vmask[set] & l->full;
+
+		if (inv) {
+			unsigned w = (unsigned)__builtin_ctz(inv);
+
+			l->vmask[set] |= 1u << w;
+			return w;
+		}
+		if (kind == LK_NARROW_LRU)
+			return (unsigned)(l->order[set] >> l->top) & 0xf;
+	} else if (l->nvalid[set] < l->ways) {
+		return level_first_invalid(l, set);
+	} else if (kind == LK_WIDE_LRU) {
+		return level_list_tail(l, set);
+	}
+	if (kind == LK_NRU)
+		return level_victim_nru(l, set);
+	return (unsigned)rng_below(&l->rng, l->ways);
 }
 
 /* Fill key (dense id `id`) into set `set`: an invalid way first (lowest
  * index), else the replacement policy's victim. */
 static inline void level_fill(struct flevel *l, size_t set, uint64_t key, uint32_t id)
 {
-	unsigned w = level_victim(l, set);
+	unsigned w = level_victim_k(l, LK_ANY, set);
 	size_t j = set * l->ways + w;
 
 	if (!l->loc) {

@@ -1,5 +1,6 @@
 /*
- * sim_int.h - the fast simulator's state, shared by sim.c (stepping) and
+ * sim_int.h - the fast simulator's state, shared by sim.c (the run: tasks,
+ * cores, counts), core.c (a core's set-up), step.c (the inner loop) and
  * period.c (exact period detection and skipping). Internal to bench/model.
  */
 #ifndef SGA_MODEL_SIM_INT_H
@@ -10,10 +11,13 @@
 #include "model/level.h"
 #include "model/model.h"
 
+/* Page indices a task's stream is read in at a time. */
+#define CHUNK 512
+
 struct ftask {
 	struct wl_stream s;
 	uint32_t *buf;
-	unsigned bpos, blen;
+	unsigned bpos, blen;	/* next index in buf, indices in it (0 while start-up pages remain) */
 	uint64_t left, init_left;
 	uint64_t startup_left;	/* private start-up pages still to touch */
 	uint64_t pkey;		/* tag of private pages */
@@ -45,7 +49,9 @@ struct fcore {
 	unsigned *tasks;	/* the tasks on this core, in index order */
 	unsigned ntasks;
 	unsigned *sched, slen;	/* issue order (model_schedule) */
-	int *slot_task;		/* run_quiet: the task of each slot from spos on, -1 idle */
+	struct ftask **flat;	/* run_quiet: the tasks of the busy slots from spos on, in
+				   issue order, `reps` periods over: nflat in all */
+	unsigned nflat, reps;
 	uint64_t pos;		/* slots issued so far */
 	unsigned spos;		/* pos modulo slen: the next slot */
 	unsigned nbusy;		/* strands not idle */
@@ -53,6 +59,14 @@ struct fcore {
 	void *progress_arg;
 	uint64_t done_before, total;	/* accesses of the cores before this one; of the run */
 };
+
+/* Set up core cn: its tasks (placed in core[] and strand[]), strands,
+ * levels and loc table. Returns 0 or -ENOMEM; core_free() either way. */
+int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned *strand);
+void core_free(struct fcore *c);
+/* Simulate core cn to the end (step.c); periodic: look for a repeated
+ * state and skip whole periods (period.c). Returns 0 or -ENOMEM. */
+int run_core(struct fcore *c, unsigned cn, int periodic);
 
 struct detect {
 	int on;

@@ -1,0 +1,420 @@
+/*
+ * step.c - the fast simulator's inner loop (sim_int.h): one access, the
+ * scheduler's end-of-quantum step, and runs of quiet issue periods.
+ *
+ * The loop is built for cores with a loc table (most runs): an access
+ * reads one row of the table to learn at once which levels hold its key,
+ * updates the level that hits and fills the ones before it. The loop is
+ * compiled for one and two levels with the presets' kinds (narrow LRU,
+ * wide LRU, NRU) built in, so that the walk over the levels is unrolled
+ * and each level's replacement code is fixed; other machines read the
+ * kinds at run time (branches that go the same way on every access of a
+ * run). Cores without a loc table use access_hashed().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "model/sim_int.h"
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* The next page of t when its block is used up, or while start-up pages
+ * remain (bpos == blen == 0 then, so every access comes here). */
+static __attribute__((noinline)) uint32_t next_page_slow(struct ftask *t, uint64_t startup)
+{
+	if (t->startup_left)
+		return 0x80000000u + (uint32_t)(startup - t->startup_left--);
+	t->blen = (unsigned)wl_fill(&t->s, t->buf, CHUNK);
+	t->bpos = 1;
+	return t->buf[0];
+}
+
+/* The next page task t touches: a start-up page (0x80000000 + n) or an
+ * area page. */
+INLINE uint32_t next_page(struct ftask *t, uint64_t startup)
+{
+	if (__builtin_expect(t->bpos < t->blen, 1))
+		return t->buf[t->bpos++];
+	return next_page_slow(t, startup);
+}
+
+/* Task t's key and dense id for page. */
+INLINE uint64_t page_key(const struct ftask *t, uint32_t page, uint32_t *id)
+{
+	if (__builtin_expect(page < 0x80000000u, 1)) {
+		*id = t->idbase + page;
+		return t->ikey | page;
+	}
+	*id = t->pidbase + (page - 0x80000000u);
+	return t->pkey | page;
+}
+
+/*
+ * One access without a loc table: probe the levels in order through their
+ * hash indexes, fill those that missed. An entry is looked up by the one
+ * key it would be filled with: with a shared context every area entry
+ * carries the shared tag and every start-up entry the task's own, so
+ * matching "context 0 or 1" finds nothing more.
+ */
+static void access_hashed(struct fcore *c, struct ftask *t)
+{
+	uint32_t page = next_page(t, c->r->startup), id;
+	uint64_t key = page_key(t, page, &id);
+	size_t set[MODEL_LEVELS];
+	unsigned hit = c->nlv, u;
+
+	for (u = 0; u < c->nlv; u++) {
+		struct flevel *l = &c->lv[u];
+		long slot;
+
+		set[u] = level_set(l, page);
+		slot = level_find(l, key, id);
+		if (slot >= 0) {
+			level_use(l, set[u], (unsigned)((size_t)slot - set[u] * l->ways));
+			hit = u;
+			break;
+		}
+	}
+	t->hit[hit]++;
+	for (u = 0; u < hit; u++)
+		level_fill(&c->lv[u], set[u], key, id);
+}
+
+/*
+ * Fill key (dense id) into level l of kind `kind` (level_kind), whose loc
+ * column is col (stride nlv), and point the key's row entry *cell at it.
+ * A full LRU set, the usual case, evicts its least recent way: a narrow
+ * one by rotating its recency word, a wide one from its list's tail.
+ */
+INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
+		     uint64_t key, uint32_t id, uint32_t *cell)
+{
+	const size_t set = level_set(l, page), base = set * l->ways;
+	uint64_t *const keys = l->key;
+	uint32_t *const ids = l->id;
+	unsigned w;
+
+	kind = level_kind(l, kind);
+	if (kind == LK_NARROW_LRU && __builtin_expect(l->vmask[set] == l->full, 1)) {
+		uint64_t order = l->order[set], nib = l->nibbles;
+
+		w = (unsigned)(order >> l->top) & 0xf;
+		l->order[set] = ((order << 4) & nib) | (order & ~nib) | w;
+		col[(size_t)ids[base + w] * nlv] = 0;
+	} else if (kind == LK_WIDE_LRU && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
+		/* a full wide LRU set: the least recent way goes first */
+		w = level_list_tail(l, set);
+		level_list_front(l, set, w);
+		col[(size_t)ids[base + w] * nlv] = 0;
+	} else {
+		w = level_victim_k(l, kind, set);
+		if (keys[base + w] != INVALID)
+			col[(size_t)ids[base + w] * nlv] = 0;
+		level_use_k(l, kind, set, w);
+	}
+	*cell = (uint32_t)(base + w) + 1;
+	keys[base + w] = key;
+	ids[base + w] = id;
+}
+
+/* A hit in level l of kind `kind` on slot + 1 = cell: record the use. */
+INLINE void hit_loc(struct flevel *l, unsigned kind, uint32_t page, uint32_t cell)
+{
+	size_t set = level_set(l, page);
+
+	level_use_k(l, kind, set, (unsigned)(cell - 1 - set * l->ways));
+}
+
+/* Level u of an access that first hits level `hit`, any kind: u < hit
+ * fills, u == hit records the use, u > hit leaves the level alone. */
+INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
+		      uint64_t key, uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
+{
+	if (u < hit)
+		fill_loc(l, kind, col, nlv, page, key, id, cell);
+	else if (u == hit)
+		hit_loc(l, kind, page, *cell);
+}
+
+/* The first level whose row entry is set (nlv when none): no branch. */
+INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
+{
+	unsigned hit = nlv;
+
+	for (unsigned u = nlv; u-- > 0;) {
+		unsigned m = 0u - (unsigned)(row[u] != 0);
+
+		hit = (u & m) | (hit & ~m);
+	}
+	return hit;
+}
+
+/*
+ * One access of task t on a core with a loc table of nlv levels, the
+ * first three of kinds k0, k1, k2 (LK_ANY: read at run time): the row of
+ * the key's id tells at once which levels hold it (the first nonzero entry
+ * is the hit), so only the level that hits and those filled are changed.
+ */
+INLINE void access_loc(struct fcore *c, struct ftask *t, const unsigned nlv, const unsigned k0,
+		       const unsigned k1, const unsigned k2)
+{
+	uint32_t page = next_page(t, c->r->startup), id, *row, *loc = c->loc;
+	uint64_t key = page_key(t, page, &id);
+	unsigned hit;
+
+	row = loc + (size_t)id * nlv;
+	hit = first_hit(row, nlv);
+	t->hit[hit]++;
+	for (unsigned u = 0; u < nlv; u++) {
+		unsigned kind = u == 0 ? k0 : u == 1 ? k1 : u == 2 ? k2 : LK_ANY;
+
+		level_loc(&c->lv[u], kind, loc + u, nlv, page, key, id, row + u, u, hit);
+	}
+}
+
+/* One access of task t, whatever the core. */
+static void access_one(struct fcore *c, struct ftask *t)
+{
+	if (!c->loc)
+		access_hashed(c, t);
+	else
+		access_loc(c, t, c->nlv, LK_ANY, LK_ANY, LK_ANY);
+}
+
+/*
+ * `periods` issue periods of accesses by the busy slots' tasks, in order
+ * (c->flat: c->nflat tasks, c->reps periods' worth).
+ */
+INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
+			const unsigned k1)
+{
+	struct ftask *const *flat = c->flat;
+	const unsigned nflat = c->nflat, per = nflat / c->reps;
+	uint64_t p = 0;
+
+	for (; p + c->reps <= periods; p += c->reps)
+		for (unsigned s = 0; s < nflat; s++)
+			access_loc(c, flat[s], nlv, k0, k1, LK_ANY);
+	for (; p < periods; p++)
+		for (unsigned s = 0; s < per; s++)
+			access_loc(c, flat[s], nlv, k0, k1, LK_ANY);
+}
+
+/* periods_loc() for one level of kind k0, then any. */
+INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
+{
+	periods_loc(c, periods, 1, k0, LK_ANY);
+}
+
+/* periods_loc() for two levels of kinds k0 and k1. */
+#define KINDS2(a, b) ((a) * 8 + (b))
+static void periods_2(struct fcore *c, uint64_t periods)
+{
+	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
+	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
+		periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU);
+		break;
+	case KINDS2(LK_WIDE_LRU, LK_NARROW_LRU):
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU);
+		break;
+	case KINDS2(LK_WIDE_LRU, LK_WIDE_LRU):
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU);
+		break;
+	default:
+		periods_loc(c, periods, 2, LK_ANY, LK_ANY);
+		break;
+	}
+}
+
+/* periods_loc() compiled for the usual level counts and kinds (the
+ * presets'), else with the kinds read at run time. */
+static void run_periods(struct fcore *c, uint64_t periods)
+{
+	if (!c->loc) {
+		for (uint64_t p = 0; p < periods; p++)
+			for (unsigned s = 0; s < c->nflat / c->reps; s++)
+				access_hashed(c, c->flat[s]);
+	} else if (c->nlv == 1) {
+		switch (c->lv[0].kind) {
+		case LK_NRU:
+			periods_1(c, periods, LK_NRU);
+			break;
+		case LK_WIDE_LRU:
+			periods_1(c, periods, LK_WIDE_LRU);
+			break;
+		case LK_NARROW_LRU:
+			periods_1(c, periods, LK_NARROW_LRU);
+			break;
+		default:
+			periods_1(c, periods, LK_ANY);
+			break;
+		}
+	} else if (c->nlv == 2) {
+		periods_2(c, periods);
+	} else {
+		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY);
+	}
+}
+
+/* Tag none: drop strand s's entries from every level. */
+static void flush_strand(struct fcore *c, unsigned s)
+{
+	for (unsigned u = 0; u < c->nlv; u++)
+		level_flush_tag(&c->lv[u], 1 + (uint64_t)s);
+}
+
+/* After an access on strand d: end of the quantum or of the task. */
+static void after(struct fcore *c, struct fstrand *d)
+{
+	unsigned i = d->q[d->cur], j, nc = d->cur;
+
+	if (c->t[i].left && d->qleft)
+		return;
+	d->qleft = c->r->quantum;
+	for (j = 1; j <= d->n; j++) {
+		nc = (d->cur + j) % d->n;
+		if (c->t[d->q[nc]].left)
+			break;
+	}
+	if (j > d->n) {
+		d->idle = 1;
+		c->nbusy--;
+		return;
+	}
+	if (nc == d->cur)
+		return;
+	d->cur = nc;
+	c->st->task[d->q[nc]].switches++;
+	if (c->m->tag == TAG_NONE && c->t[d->q[nc]].proc != c->t[i].proc)
+		flush_strand(c, d->s);
+}
+
+/*
+ * Slots that can be issued without any strand ending its quantum or its
+ * task: whole issue periods, in each of which a busy strand issues at most
+ * `per` accesses, while every busy strand has more than that left.
+ */
+static uint64_t quiet_slots(const struct fcore *c)
+{
+	uint64_t least = UINT64_MAX, per = c->r->jitter ? c->r->jitter : 1;
+
+	for (unsigned s = 0; s < c->nsd; s++) {
+		const struct fstrand *d = &c->sd[s];
+		uint64_t left = c->t[d->q[d->cur]].left;
+
+		if (d->idle)
+			continue;
+		if (d->qleft < least)
+			least = d->qleft;
+		if (left < least)
+			least = left;
+	}
+	return least == UINT64_MAX ? 0 : (least - 1) / per * c->slen;
+}
+
+/*
+ * Issue n slots (whole issue periods) in which no strand's quantum or task
+ * ends (quiet_slots): every slot runs the same task as in the first
+ * period, so the slots' tasks are looked up once, and each strand's
+ * counters drop by its share at the end.
+ */
+static void run_quiet(struct fcore *c, uint64_t n)
+{
+	uint64_t periods = n / c->slen, per = c->r->jitter ? c->r->jitter : 1;
+
+	if (!periods)
+		return;
+	c->nflat = 0;
+	for (unsigned s = 0; s < c->slen; s++) {
+		const struct fstrand *sd = &c->sd[c->sched[(c->spos + s) % c->slen]];
+
+		if (!sd->idle)
+			c->flat[c->nflat++] = &c->t[sd->q[sd->cur]];
+	}
+	for (unsigned k = 1; k < c->reps; k++)
+		for (unsigned s = 0; s < c->nflat; s++)
+			c->flat[k * c->nflat + s] = c->flat[s];
+	c->nflat *= c->reps;
+	run_periods(c, periods);
+	for (unsigned s = 0; s < c->nsd; s++) {
+		struct fstrand *sd = &c->sd[s];
+
+		if (sd->idle)
+			continue;
+		sd->qleft -= periods * per;
+		c->t[sd->q[sd->cur]].left -= periods * per;
+	}
+	c->pos += periods * c->slen;
+}
+
+#define PROGRESS_SLOTS (1u << 20)
+/* run_quiet's list of tasks holds at least this many issue slots */
+#define FLAT_MIN 64
+
+/* Tell the progress callback how many accesses are accounted so far. */
+static void report(const struct fcore *c)
+{
+	uint64_t done = c->done_before;
+
+	if (!c->progress)
+		return;
+	for (unsigned j = 0; j < c->ntasks; j++)
+		done += c->t[c->tasks[j]].init_left - c->t[c->tasks[j]].left;
+	c->progress(c->progress_arg, done, c->total);
+}
+
+/*
+ * Simulate core c to the end: one access per slot of the issue order.
+ * With period detection on, every slot is checked; otherwise runs of
+ * quiet slots go through run_quiet() without the end-of-quantum checks.
+ */
+int run_core(struct fcore *c, unsigned cn, int periodic)
+{
+	struct detect d = { .on = periodic };
+	uint64_t next_report = PROGRESS_SLOTS;
+	int ret = -ENOMEM;
+
+	c->sched = model_schedule(c->r, cn, c->nsd, &c->slen);
+	c->reps = c->slen < FLAT_MIN ? (FLAT_MIN + c->slen - 1) / c->slen : 1;
+	c->flat = malloc((c->slen ? c->slen : 1) * c->reps * sizeof(*c->flat));
+	if (!c->sched || !c->flat)
+		goto out;
+	if (d.on && period_init(&d, c))
+		goto out;
+	c->nbusy = c->nsd;
+	while (c->nbusy) {
+		struct fstrand *sd;
+		unsigned i;
+
+		if (c->pos >= next_report) {
+			report(c);
+			next_report = c->pos + PROGRESS_SLOTS;
+		}
+		if (d.on) {
+			period_check(c, &d);
+		} else {
+			uint64_t n = quiet_slots(c), cap = PROGRESS_SLOTS > c->slen ? PROGRESS_SLOTS : c->slen;
+
+			/* at most cap slots at a time, so progress is reported */
+			run_quiet(c, n < cap ? n : cap);
+			if (n > cap)
+				continue;
+		}
+		sd = &c->sd[c->sched[c->spos]];
+		if (++c->spos == c->slen)
+			c->spos = 0;
+		c->pos++;
+		if (sd->idle)
+			continue;
+		i = sd->q[sd->cur];
+		access_one(c, &c->t[i]);
+		c->t[i].left--;
+		sd->qleft--;
+		after(c, sd);
+	}
+	ret = 0;
+out:
+	free(c->sched);
+	free(c->flat);
+	period_free(&d);
+	return ret;
+}
