@@ -200,10 +200,12 @@ const struct named_stmt store_named[] = {
 	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4", NULL },
 	{ "machines-table", 0, 0, "", "every machine: fingerprint, host, arch, CPU, microcode,"
 	  " kernel, VM, first seen, runs",
-	  "SELECT substr(fingerprint, 1, 16), COALESCE(hostname, ''), COALESCE(arch, ''),"
-	  " COALESCE(cpu_model, ''), COALESCE(microcode, ''), COALESCE(kernel, ''),"
-	  " CASE is_vm WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END, first_seen,"
-	  " (SELECT COUNT(*) FROM run r WHERE r.machine_id = machine.id) FROM machine ORDER BY id", NULL },
+	  "SELECT substr(fingerprint, 1, 16) AS fingerprint, COALESCE(hostname, '') AS hostname,"
+	  " COALESCE(arch, '') AS arch, COALESCE(cpu_model, '') AS cpu_model,"
+	  " COALESCE(microcode, '') AS microcode, COALESCE(kernel, '') AS kernel,"
+	  " CASE is_vm WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END AS vm, first_seen,"
+	  " (SELECT COUNT(*) FROM run r WHERE r.machine_id = machine.id) AS runs"
+	  " FROM machine ORDER BY id", NULL },
 	{ "verdicts-table", 0, 0, "", "the 60 latest verdicts, formatted",
 	  "SELECT v.created_at, v.verdict, printf('%.4f', v.ratio),"
 	  " printf('[%.4f, %.4f]', v.ci_lo, v.ci_hi), printf('%.2g', v.p_value),"
@@ -215,8 +217,8 @@ const struct named_stmt store_named[] = {
 	  " FROM noise n JOIN machine c ON c.id = n.machine_id"
 	  " ORDER BY n.measured_at DESC, n.cell, n.metric LIMIT 2000", NULL },
 	{ "sweeps-table", 0, 0, "", "the 20 latest sweeps: name, started, seed, runs, uuid",
-	  "SELECT s.name, s.started_at, COALESCE(CAST(s.order_seed AS TEXT), ''),"
-	  " (SELECT COUNT(DISTINCT run_uuid) FROM timing t WHERE t.sweep_uuid = s.uuid), s.uuid"
+	  "SELECT s.name, s.started_at, COALESCE(CAST(s.order_seed AS TEXT), '') AS order_seed,"
+	  " (SELECT COUNT(DISTINCT run_uuid) FROM timing t WHERE t.sweep_uuid = s.uuid) AS runs, s.uuid"
 	  " FROM sweep s ORDER BY s.started_at DESC LIMIT 20", NULL },
 	{ "labels-table", 0, 0, "", "label, backend, status, runs, first and last start",
 	  "SELECT COALESCE(r.label, '(none)'), r.backend, r.status, COUNT(*), MIN(r.started_at),"
@@ -232,8 +234,8 @@ const struct named_stmt store_named[] = {
 	  " FROM verdict WHERE created_at = (SELECT MAX(created_at) FROM verdict)"
 	  " GROUP BY verdict ORDER BY verdict) AS counts", NULL },
 	{ "latest-comparison", 0, 0, "", "'time, baseline vs candidate' of the latest comparison",
-	  "SELECT MAX(created_at) || ', ' || baseline || ' vs ' || candidate FROM verdict"
-	  " WHERE created_at = (SELECT MAX(created_at) FROM verdict)", NULL },
+	  "SELECT created_at || ', ' || baseline || ' vs ' || candidate FROM verdict"
+	  " WHERE created_at = (SELECT MAX(created_at) FROM verdict) ORDER BY id LIMIT 1", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 

@@ -71,6 +71,8 @@ int pg_stmt_ncols(struct pg_stmt *p);
 const char *pg_stmt_col_name(struct pg_stmt *p, int i);
 int pg_stmt_col_type(struct pg_stmt *p, int i);
 const char *pg_stmt_col_text(struct pg_stmt *p, int i);
+/* Column i as the server sent it (a double in full), NULL for SQL NULL. */
+const char *pg_stmt_col_raw(struct pg_stmt *p, int i);
 int64_t pg_stmt_changes(struct pg_stmt *p);
 int64_t pg_stmt_insert_id(struct pg_stmt *p);
 void pg_stmt_reset(struct pg_stmt *p);

@@ -79,6 +79,11 @@ const char *pg_stmt_col_text(struct pg_stmt *p, int i)
 	return NULL;
 }
 
+const char *pg_stmt_col_raw(struct pg_stmt *p, int i)
+{
+	return NULL;
+}
+
 int64_t pg_stmt_changes(struct pg_stmt *p)
 {
 	return 0;

@@ -18,6 +18,7 @@ struct pg_stmt {
 	char *val[PG_MAXPARAM];			/* parameter texts, NULL for SQL NULL */
 	Oid type[PG_MAXPARAM];
 	PGresult *res;
+	char (*num)[40];			/* per column: a double as SQLite prints it */
 	int row;				/* current row of res; -1 before the first */
 	int64_t changes, insert_id;
 };
@@ -79,6 +80,7 @@ static int execute(struct pg_stmt *p)
 	    strncmp(PQcmdStatus(p->res), "INSERT", 6) == 0)
 		p->insert_id = strtoll(PQgetvalue(p->res, 0, 0), NULL, 10);
 	p->row = -1;
+	p->num = calloc((size_t)PQnfields(p->res) + 1, sizeof(*p->num));
 	return 0;
 }
 
@@ -110,11 +112,43 @@ static int has(struct pg_stmt *p, int i)
 	return p->res && p->row >= 0 && p->row < PQntuples(p->res) && i >= 0 && i < PQnfields(p->res);
 }
 
-const char *pg_stmt_col_text(struct pg_stmt *p, int i)
+const char *pg_stmt_col_raw(struct pg_stmt *p, int i)
 {
 	if (!has(p, i) || PQgetisnull(p->res, p->row, i))
 		return NULL;
 	return PQgetvalue(p->res, p->row, i);
+}
+
+/*
+ * A double as SQLite's text of a REAL: 15 significant digits, and always
+ * a decimal point (2.0, 1.0e+20), into buf.
+ */
+static const char *lite_real(const char *raw, char *buf, size_t len)
+{
+	char *e;
+
+	snprintf(buf, len, "%.15g", strtod(raw, NULL));
+	if (strpbrk(buf, ".na"))	/* a point already, or inf / nan */
+		return buf;
+	e = strchr(buf, 'e');
+	if (!e)
+		return strncat(buf, ".0", len - strlen(buf) - 1);
+	memmove(e + 2, e, strlen(e) + 1);
+	memcpy(e, ".0", 2);
+	return buf;
+}
+
+const char *pg_stmt_col_text(struct pg_stmt *p, int i)
+{
+	const char *raw = pg_stmt_col_raw(p, i);
+	Oid t;
+
+	if (!raw)
+		return NULL;
+	t = PQftype(p->res, i);
+	if ((t != 700 && t != 701) || !p->num)	/* float4, float8 */
+		return raw;
+	return lite_real(raw, p->num[i], sizeof(p->num[i]));
 }
 
 int pg_stmt_col_type(struct pg_stmt *p, int i)
@@ -153,6 +187,8 @@ void pg_stmt_reset(struct pg_stmt *p)
 {
 	PQclear(p->res);
 	p->res = NULL;
+	free(p->num);
+	p->num = NULL;
 	p->row = -1;
 	p->insert_id = -1;
 }

@@ -161,7 +161,7 @@ int64_t stmt_col_int64(struct stmt *st, int i)
 
 	if (!st->pg)
 		return sqlite3_column_int64(st->lite, i);
-	t = pg_stmt_col_text(st->pg, i);
+	t = pg_stmt_col_raw(st->pg, i);
 	if (!t)
 		return 0;
 	/* a boolean, or a number written as a double (SUM of REAL) */
@@ -176,7 +176,7 @@ double stmt_col_double(struct stmt *st, int i)
 
 	if (!st->pg)
 		return sqlite3_column_double(st->lite, i);
-	t = pg_stmt_col_text(st->pg, i);
+	t = pg_stmt_col_raw(st->pg, i);
 	return t ? strtod(t, NULL) : 0.0;
 }
 
