@@ -87,8 +87,8 @@ static void cat(char *buf, size_t len, const char *s)
 static int prepare_table(struct merge *m, enum store_table_id t)
 {
 	const struct store_table *tb = &store_tables[t];
-	char sel[2048] = "SELECT ", find[1024] = "SELECT ", ins[2048] = "", vals[512] = "";
-	char del[1024] = "";
+	char sel[2048] = "SELECT ", find[4096] = "SELECT ", ins[2048] = "", vals[512] = "";
+	char del[4096] = "";
 	int first = 1, firstk = 1, rowid = -1, newer = -1;
 
 	for (int i = 0; i < tb->ncol; i++) {
@@ -111,9 +111,18 @@ static int prepare_table(struct merge *m, enum store_table_id t)
 		cat(sel, sizeof(sel), i ? ", " : "");
 		cat(sel, sizeof(sel), m->present[t][i] ? c->name : "NULL");
 		if (c->flags & COL_KEY) {
-			char k[96];
+			char k[192];
 
-			snprintf(k, sizeof(k), "%s%s IS ?%d", firstk ? "" : " AND ", c->name, i + 1);
+			/*
+			 * NULL-safe equality that an index can serve: SQLite's
+			 * x IS ?; a server's IS NOT DISTINCT FROM cannot use an
+			 * index, so there an equality or both NULL.
+			 */
+			if (store_is_pg(m->out))
+				snprintf(k, sizeof(k), "%s(%s = ?%d OR (%s IS NULL AND ?%d IS NULL))",
+					 firstk ? "" : " AND ", c->name, i + 1, c->name, i + 1);
+			else
+				snprintf(k, sizeof(k), "%s%s IS ?%d", firstk ? "" : " AND ", c->name, i + 1);
 			cat(find, sizeof(find), k);
 			cat(del, sizeof(del), k);
 			firstk = 0;

@@ -42,7 +42,7 @@ int pg_migrate(struct store *s);
 int pg_check(struct store *s, struct store_check *c);
 
 /* Parameters a statement may have on PostgreSQL, and the types they are sent as. */
-#define PG_MAXPARAM 64
+#define PG_MAXPARAM 1024
 #define PG_OID_UNKNOWN 0u
 #define PG_OID_INT8 20u
 #define PG_OID_FLOAT8 701u

@@ -138,64 +138,146 @@ static int put_run_row(struct store *s, int64_t machine_id, const struct run_met
 	return store_insert(s, T_RUN, v, run_id);
 }
 
-/* Insert the task rows and every per-task event value. */
+/* Rows of one table inserted by one statement (fewer round trips to a server). */
+#define BATCH_ROWS 64
+#define BATCH_COLS 16
+
+/* Rows of table t waiting to be inserted together. */
+struct batch {
+	struct store *s;
+	enum store_table_id t;
+	struct stmt *full;	/* the INSERT of BATCH_ROWS rows, prepared at first use */
+	struct store_val v[BATCH_ROWS][BATCH_COLS];
+	size_t n;
+	int *failed;	/* shared by the batches of one run: after a failure, nothing more runs */
+};
+
+/*
+ * The INSERT of n rows of table t (every column but the rowid), or NULL.
+ * On PostgreSQL the ? are numbered in order by the driver.
+ */
+static struct stmt *prepare_rows(struct store *s, enum store_table_id t, size_t n)
+{
+	char one[2048], *sql, *vals;
+	struct stmt *st;
+	size_t len, vlen;
+
+	if (!store_insert_sql(&store_tables[t], one, sizeof(one)))
+		return NULL;
+	vals = strstr(one, " VALUES ") + 7;	/* " (?, ?, ...)" */
+	vlen = strlen(vals);
+	len = strlen(one) + n * (vlen + 1) + 1;
+	sql = malloc(len);
+	if (!sql)
+		return NULL;
+	snprintf(sql, len, "%s", one);
+	for (size_t i = 1; i < n; i++) {
+		strcat(sql, ",");
+		strcat(sql, vals);
+	}
+	st = stmt_prepare(s, sql);
+	free(sql);
+	return st;
+}
+
+/* Insert the b->n pending rows of b in one statement. 0 or -1. */
+static int batch_flush(struct batch *b)
+{
+	const struct store_table *tb = &store_tables[b->t];
+	struct stmt *st;
+	int p = 1;
+
+	if (*b->failed || !b->n)
+		return *b->failed;
+	if (b->n == BATCH_ROWS && !b->full)
+		b->full = prepare_rows(b->s, b->t, BATCH_ROWS);
+	st = b->n == BATCH_ROWS ? b->full : prepare_rows(b->s, b->t, b->n);
+	*b->failed = st ? 0 : -1;
+	if (st) {
+		stmt_reset(st);
+		for (size_t r = 0; r < b->n; r++)
+			for (int i = 0; i < tb->ncol; i++)
+				if (!(tb->col[i].flags & COL_ROWID))
+					stmt_bind_val(st, p++, &b->v[r][i]);
+		*b->failed = stmt_step(st) < 0 ? -1 : 0;
+		if (st != b->full)
+			stmt_finish(st);
+	}
+	b->n = 0;
+	return *b->failed;
+}
+
+/* Add row v (one value per descriptor column) to b, inserting when b is full. */
+static void batch_add(struct batch *b, const struct store_val *v)
+{
+	if (store_tables[b->t].ncol > BATCH_COLS) {
+		*b->failed = -1;
+		return;
+	}
+	memcpy(b->v[b->n++], v, (size_t)store_tables[b->t].ncol * sizeof(*v));
+	if (b->n == BATCH_ROWS)
+		batch_flush(b);
+}
+
+/* Insert what is pending and free b's statement. 0, or -1 when any insert of the run failed. */
+static int batch_end(struct batch *b)
+{
+	int ret = batch_flush(b);
+
+	stmt_finish(b->full);
+	return ret;
+}
+
+/* Insert the task rows, every per-task event value and the run metrics. */
 static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r)
 {
-	struct stmt *st = prepare_insert(s, T_TASK, 0), *sv = prepare_insert(s, T_VALUE, 0);
-	int ret = st && sv ? 0 : -1;
+	struct batch bt, bv, bm;
+	int failed = 0, ret;
 
-	for (unsigned t = 0; !ret && t < r->ntasks; t++) {
+	bt = (struct batch){ .s = s, .t = T_TASK, .failed = &failed };
+	bv = (struct batch){ .s = s, .t = T_VALUE, .failed = &failed };
+	bm = (struct batch){ .s = s, .t = T_METRIC, .failed = &failed };
+	for (unsigned t = 0; t < r->ntasks; t++) {
 		const struct task_result *tr = &r->task[t];
 		struct store_val tv[TASK_NCOL];
 
 		store_task_vals(run_id, t, tr, tv);
-		ret = insert_row(st, T_TASK, tv, NULL);
-		for (unsigned e = 0; !ret && e < r->nevents; e++) {
+		batch_add(&bt, tv);
+		for (unsigned e = 0; e < r->nevents; e++) {
 			struct store_val vv[VALUE_NCOL];
 
 			vv[VALUE_RUN_ID] = sv_int(run_id);
 			vv[VALUE_TASK] = sv_int(t);
 			vv[VALUE_EVENT] = sv_text(r->events[e]);
 			store_ev_cols(&tr->ev[e], &vv[VALUE_VALUE]);
-			ret = insert_row(sv, T_VALUE, vv, NULL);
+			batch_add(&bv, vv);
 		}
 	}
-	stmt_finish(st);
-	stmt_finish(sv);
-	return ret;
-}
-
-/* Insert the run-level metrics. */
-static int put_metrics(struct store *s, int64_t run_id, const struct run_result *r)
-{
-	struct stmt *st = prepare_insert(s, T_METRIC, 0);
-	int ret = st ? 0 : -1;
-
-	for (unsigned i = 0; i < r->nmetrics && !ret; i++) {
+	for (unsigned i = 0; i < r->nmetrics; i++) {
 		struct store_val v[METRIC_NCOL];
 
 		v[METRIC_RUN_ID] = sv_int(run_id);
 		v[METRIC_NAME] = sv_text(r->metric[i].name);
 		v[METRIC_VALUE] = sv_real(r->metric[i].value);
-		ret = insert_row(st, T_METRIC, v, NULL);
+		batch_add(&bm, v);
 	}
-	stmt_finish(st);
-	return ret;
+	ret = batch_end(&bt);
+	ret = batch_end(&bv) || ret;
+	return batch_end(&bm) || ret ? -1 : 0;
 }
 
 /* Insert r's per-window rows (run --windows): one run_window row per task and window, and its counters. */
 static int put_windows(struct store *s, int64_t run_id, const struct run_result *r)
 {
-	struct stmt *sw, *sv;
-	int ret;
+	struct batch bw, bv;
+	int failed = 0, ret;
 
 	if (!r->nwindows || !r->win)
 		return 0;
-	sw = prepare_insert(s, T_RUN_WINDOW, 0);
-	sv = prepare_insert(s, T_WINDOW_VALUE, 0);
-	ret = sw && sv ? 0 : -1;
-	for (unsigned w = 0; !ret && w < r->nwindows; w++) {
-		for (unsigned t = 0; !ret && t < r->ntasks; t++) {
+	bw = (struct batch){ .s = s, .t = T_RUN_WINDOW, .failed = &failed };
+	bv = (struct batch){ .s = s, .t = T_WINDOW_VALUE, .failed = &failed };
+	for (unsigned w = 0; w < r->nwindows; w++) {
+		for (unsigned t = 0; t < r->ntasks; t++) {
 			const struct window_result *wr = &r->win[(size_t)w * r->ntasks + t];
 			struct store_val rw[RUN_WINDOW_NCOL];
 
@@ -204,8 +286,8 @@ static int put_windows(struct store *s, int64_t run_id, const struct run_result 
 			rw[RUN_WINDOW_TASK] = sv_int(t);
 			rw[RUN_WINDOW_ACCESSES] = sv_int((int64_t)wr->accesses);
 			rw[RUN_WINDOW_WINDOW_NS] = sv_int((int64_t)wr->window_ns);
-			ret = insert_row(sw, T_RUN_WINDOW, rw, NULL);
-			for (unsigned e = 0; !ret && e < r->nevents; e++) {
+			batch_add(&bw, rw);
+			for (unsigned e = 0; e < r->nevents; e++) {
 				struct store_val wv[WINDOW_VALUE_NCOL];
 
 				wv[WINDOW_VALUE_RUN_ID] = sv_int(run_id);
@@ -213,13 +295,12 @@ static int put_windows(struct store *s, int64_t run_id, const struct run_result 
 				wv[WINDOW_VALUE_TASK] = sv_int(t);
 				wv[WINDOW_VALUE_EVENT] = sv_text(r->events[e]);
 				store_ev_cols(&wr->ev[e], &wv[WINDOW_VALUE_VALUE]);
-				ret = insert_row(sv, T_WINDOW_VALUE, wv, NULL);
+				batch_add(&bv, wv);
 			}
 		}
 	}
-	stmt_finish(sw);
-	stmt_finish(sv);
-	return ret;
+	ret = batch_end(&bw);
+	return batch_end(&bv) || ret ? -1 : 0;
 }
 
 int store_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,
@@ -233,7 +314,7 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 		return -1;
 	if (put_machine(s, si, &machine_id) ||
 	    put_run_row(s, machine_id, m, r, &id) ||
-	    (ok && (put_tasks(s, id, r) || put_metrics(s, id, r) || put_windows(s, id, r)))) {
+	    (ok && (put_tasks(s, id, r) || put_windows(s, id, r)))) {
 		error("database: storing run %s: %s", r->uuid, store_errmsg(s));
 		store_rollback(s);
 		return -1;
