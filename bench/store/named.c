@@ -94,7 +94,7 @@ const struct named_stmt store_named[] = {
 	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END,"
 	  " v.n_base || ' / ' || v.n_cand"
 	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
-	  " ORDER BY v.cell, v.metric", NULL },
+	  " ORDER BY v.cell, v.metric, v.id", NULL },
 	{ "glance-rows-v1", 3, 0, "BASELINE CANDIDATE TIME",
 	  "as glance-rows, for a schema 1 database (no floor or MDE stored)",
 	  "SELECT v.cell, v.metric, v.verdict,"
@@ -105,7 +105,7 @@ const struct named_stmt store_named[] = {
 	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
 	  " v.n_base || ' / ' || v.n_cand"
 	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
-	  " ORDER BY v.cell, v.metric", NULL },
+	  " ORDER BY v.cell, v.metric, v.id", NULL },
 	{ "noise-samples", 3, 0, "SWEEP_NAME N SWEEP_UUID",
 	  "cell, metric, value, sweep of every first-arm sample of the last N sweeps called"
 	  " SWEEP_NAME on the machines of SWEEP_UUID: never a B arm, a warm-up or a test-knob run"

@@ -4,8 +4,8 @@
 # a fleet of model runs on three machines, a smoke sweep and stored
 # verdicts go into an SQLite file, db merge copies it to the server (and a
 # second merge adds nothing), then compare (also --cross-machine), history,
-# every named query of db query, and export kcidb give the same output on
-# both engines; the export validates against the KCIDB schema. Then the
+# every named query of db query, the report and export kcidb give the same
+# output on both engines; the export validates against the KCIDB schema. Then the
 # server is merged back into a new SQLite file with the same runs, a sweep
 # stores straight into the server through db exec, table stores there, and
 # a server at schema 1 migrates when a run is stored.
@@ -94,6 +94,21 @@ test_expect_success 'db merge copies the SQLite file into the server, a second t
 		done
 	)
 '
+
+test_expect_success GNUPLOT 'the report reads the same data from the server as from the file' - <<\EOT
+	(
+		for e in lite pg; do
+			if [ "$e" = lite ]; then d=$sdb; else d=$PG_URI; fi
+			"$top/report/mkreport" --db "$d" --out "$TMPD/rep.$e" --sweep smoke \
+				>"$TMPD/rep.$e.out" 2>&1 || { tail -n 3 "$TMPD/rep.$e.out"; exit 1; }
+		done
+	) &&
+	diff -r "$TMPD/rep.lite/data" "$TMPD/rep.pg/data" &&
+	grep -v "^Generated " "$TMPD/rep.lite/summary.md" >"$TMPD/sum.lite" &&
+	grep -v "^Generated " "$TMPD/rep.pg/summary.md" >"$TMPD/sum.pg" &&
+	diff "$TMPD/sum.lite" "$TMPD/sum.pg" &&
+	test_is "$(grep -c "$PG_PASSWORD" "$TMPD/rep.pg/summary.md" "$TMPD/rep.pg/index.html" | grep -vc ":0$")" 0
+EOT
 
 test_expect_success 'compare gives the same rows on both engines' '
 	both cmp 1 compare --baseline label:fleet-a --candidate label:fleet-b --json && same cmp &&
@@ -205,7 +220,10 @@ test_expect_success 'a sweep stores straight into the server (db exec and db que
 	uuid=$(q "SELECT uuid FROM sweep WHERE uuid NOT IN (SELECT uuid FROM sweep ORDER BY started_at LIMIT $before)") &&
 	test_is "$("$SGABENCH" db query --db "$PG_URI" sweep-runs "$uuid")" \
 		"$(q "SELECT COUNT(*) FROM run WHERE label LIKE 'smoke-pg%'")" &&
-	test "$(q "SELECT COUNT(*) FROM noise n JOIN machine m ON m.id = n.machine_id")" -gt 0
+	test "$(q "SELECT COUNT(*) FROM noise n JOIN machine m ON m.id = n.machine_id")" -gt 0 &&
+	test_is "$(grep -c "$PG_PASSWORD" "$TMPD/sweep-pg.out")" 0 &&
+	# the lock of a server is results/server.lock, not a path made of the URI
+	test ! -e "$top/postgresql:" && test -e "$top/results/server.lock"
 EOT
 
 test_expect_success 'table stores its runs on the server' '
