@@ -85,7 +85,7 @@ nav a { margin-right: 1em; }
 <body>
 HEAD
 	printf '<h1>sgabench report</h1>\n<p>Generated %s from <code>%s</code> (schema version %s).</p>\n' \
-		"$(now_iso)" "$(html_escape "$db")" "$ver"
+		"$(now_iso)" "$(html_escape "$(db_shown "$db")")" "$ver"
 	printf '<nav><a href="#summary">Summary</a><a href="#cover">Cover letter</a><a href="#scaling">SGA scaling</a><a href="#history">History</a><a href="#designs">TLB designs</a><a href="#machines">Machines</a><a href="#verdicts">Verdicts</a><a href="#runs">Runs</a></nav>\n'
 	printf '<h2 id="summary">Summary</h2>\n<pre>%s</pre>\n' "$(html_escape <"$out/summary.txt")"
 
@@ -170,7 +170,7 @@ TAIL
 
 # shellcheck disable=SC2016 # backquotes are Markdown
 write_markdown() {
-	printf '# sgabench report\n\nGenerated %s from `%s` (schema version %s).\n\n' "$(now_iso)" "$(md_escape "$db")" "$ver"
+	printf '# sgabench report\n\nGenerated %s from `%s` (schema version %s).\n\n' "$(now_iso)" "$(md_escape "$(db_shown "$db")")" "$ver"
 	printf '## Summary\n\n'
 	md_escape <"$out/summary.txt" | sed 's/^/- /'
 	printf '\n## The cover-letter figure\n\n%s\n\n' "$txt_cover"

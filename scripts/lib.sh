@@ -52,10 +52,40 @@ hugepages_short() {
 # exits), waiting at most SECONDS, and saying so when it has to wait.
 # Returns 1 on a timeout.
 db_lock() {
-	exec 9>>"${1%.db}.lock"
+	_lock=$(db_lock_file "$1")
+	mkdir -p "$(dirname "$_lock")"
+	exec 9>>"$_lock"
 	flock -n 9 && return 0
-	note "waiting for '${1%.db}.lock' (another sweep or nightly job is using '$1')"
+	note "waiting for '$_lock' (another sweep or nightly job is using '$(db_shown "$1")')"
 	flock -w "$2" 9
+}
+
+# db_is_server DB: whether DB is a PostgreSQL URI rather than an SQLite file.
+db_is_server() {
+	case "$1" in postgresql://* | postgres://*) return 0 ;; *) return 1 ;; esac
+}
+
+# db_lock_file DB: the lock of DB: next to an SQLite file; for a server,
+# which many machines share, one per machine: results/server.lock here.
+db_lock_file() {
+	if db_is_server "$1"; then
+		echo "$top/results/server.lock"
+	else
+		echo "${1%.db}.lock"
+	fi
+}
+
+# db_shown DB: DB for messages: a server URI's password as ***.
+db_shown() {
+	printf '%s\n' "$1" | sed 's|^\(postgres[a-z]*://[^:/@]*:\)[^@/]*@|\1***@|'
+}
+
+# db_abs DB: an SQLite path made absolute; a server URI as it is.
+db_abs() {
+	case "$1" in
+	/*) echo "$1" ;;
+	*) if db_is_server "$1"; then echo "$1"; else echo "$PWD/$1"; fi ;;
+	esac
 }
 
 # html_escape [STRING]: escape & < > " ' for HTML text and attribute values.

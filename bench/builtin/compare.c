@@ -124,11 +124,8 @@ static int select_sides(struct cmp *c)
 /* Open the database read-only (or read-write for --store-verdicts); 3 when missing/unknown. */
 static int open_db(struct cmp *c)
 {
-	int ret = store_unported(c->db, "compare");
+	int ret = store_open_ro(c->db, &c->db_handle);
 
-	if (ret)
-		return ret;
-	ret = store_open_ro(c->db, &c->db_handle);
 	if (ret || !c->store)
 		return ret ? EX_RESOURCE : 0;
 	store_close(c->db_handle);

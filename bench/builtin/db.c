@@ -31,8 +31,13 @@
 static int open_input(const char *path, const struct stat *outst, struct store **db)
 {
 	struct stat st;
-	int ver = -1;
+	int ver = -1, ret;
 
+	if (store_is_pg_uri(path)) {
+		/* a server: store_open_ro checks its schema version */
+		ret = store_open_ro(path, db);
+		return ret == EX_USAGE ? EX_USAGE : ret ? EX_RESOURCE : 0;
+	}
 	if (stat(path, &st) != 0) {
 		error("db merge: no database at '%s'", path);
 		return EX_RESOURCE;
@@ -42,8 +47,6 @@ static int open_input(const char *path, const struct stat *outst, struct store *
 		hint("write the merge to a new file with -o");
 		return EX_USAGE;
 	}
-	if (store_unported(path, "db merge"))
-		return EX_RESOURCE;
 	if (store_probe_version(path, &ver) || ver < 1 || ver > store_schema_version()) {
 		error("db merge: '%s' has schema version %d; this sgabench knows 1..%d", path, ver,
 		      store_schema_version());
@@ -91,6 +94,7 @@ static int db_merge(int argc, char **argv)
 	struct store *out = NULL, **in = calloc(MAX_INPUTS, sizeof(*in));
 	int np = MAX_INPUTS, ret;
 	struct stat ost;
+	char shown[1024];
 
 	if (!av || !c || !in) {
 		ret = EX_FAIL;
@@ -109,11 +113,13 @@ static int db_merge(int argc, char **argv)
 		ret = EX_USAGE;
 		goto out;
 	}
-	if (store_unported(o.output, "db merge")) {
-		ret = EX_RESOURCE;
-		goto out;
-	}
 	for (int i = 0; i < np; i++) {
+		if (store_is_pg_uri(pos[i]) && strcmp(pos[i], o.output) == 0) {
+			error("db merge: '%s' is both an input and the output",
+			      store_display(pos[i], shown, sizeof(shown)));
+			ret = EX_USAGE;
+			goto out;
+		}
 		ret = open_input(pos[i], stat(o.output, &ost) == 0 ? &ost : NULL, &in[i]);
 		if (ret)
 			goto out;

@@ -91,9 +91,7 @@ int db_query(int argc, char **argv)
 	q = pick("query", pos[0], 0, np - 1);
 	if (!q)
 		return EX_USAGE;
-	ret = store_unported(o.io.db, "db query");
-	if (!ret)
-		ret = store_open_ro(o.io.db, &s);
+	ret = store_open_ro(o.io.db, &s);
 	if (ret)
 		return ret;
 	ret = store_named_query(s, q, pos + 1, o.io.json, stdout) ? EX_FAIL : EX_OK;
@@ -166,8 +164,6 @@ int db_exec(int argc, char **argv)
 	}
 	if (np > 0 && !(w = pick("exec", pos[0], 1, np - 1)))
 		return EX_USAGE;
-	if (store_unported(o.io.db, "db exec"))
-		return EX_RESOURCE;
 	if (store_open(o.io.db, &s))
 		return EX_RESOURCE;
 	ret = store_begin(s) ? EX_FAIL : 0;

@@ -73,9 +73,7 @@ int cmd_export(int argc, char **argv)
 		error("export: bad selector '%s': %s", pos[1], why);
 		return EX_USAGE;
 	}
-	ret = store_unported(o.io.db, "export kcidb");
-	if (!ret)
-		ret = store_open_ro(o.io.db, &s);
+	ret = store_open_ro(o.io.db, &s);
 	if (ret)
 		return ret;
 	if (np == 2 && select_runs(s, pos[1], NULL, &rs)) {

@@ -343,8 +343,6 @@ int cmd_history(int argc, char **argv)
 		hint("e.g. sgabench history --metric minor-faults --cell '*tasks=8 *'");
 		return EX_USAGE;
 	}
-	if (store_unported(o.io.db, "history"))
-		return EX_RESOURCE;
 	if (store_open_ro(o.io.db, &db))
 		return EX_RESOURCE;
 	ret = list_series(db, &o, &s, &ns);

@@ -324,9 +324,7 @@ int cmd_table(int argc, char **argv)
 	beside = !native && tc.backend != 2 && (can_count || tc.native_normal);
 	path = tc.db ? tc.db : STORE_DEFAULT_PATH;
 	if (!tc.no_store) {
-		ret = store_unported(path, "table");
-		if (!ret)
-			ret = store_open(path, &db);
+		ret = store_open(path, &db);
 		if (ret)
 			return ret;
 	}

@@ -5,9 +5,14 @@
  *      run 8 tasks x 10 events + 6 metrics like a native run;
  *   2. 'compare' (last-7-nights vs tonight) and 'history' (one metric of
  *      every cell) on a database of 10,000 such runs.
- * Medians of REPS repetitions. SQLite only: this build has no other engine.
+ * Medians of REPS repetitions. With two PostgreSQL URIs (scripts/bench
+ * starts a throw-away server), the same on the server, interleaved with
+ * SQLite sample by sample: SQLite writers get a fresh file per sample,
+ * the server's writers add to one database (the uuids differ); the
+ * server's 10,000 runs go to the second database.
  *
- * usage: storebench DIR [RUNS_PER_SAMPLE [REPS]]   (defaults 400 5)
+ * usage: storebench DIR [RUNS_PER_SAMPLE [REPS [PG_URI PG_URI_BIG]]]
+ *        (defaults 400 5, SQLite only)
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -115,14 +120,17 @@ static int store_runs(const char *path, const struct sysinfo *si, long from, lon
 	return ret;
 }
 
-/* Runs per second of nw writers storing n runs in all into a fresh database. */
-static double writers(const char *dir, const struct sysinfo *si, int nw, long n, int rep)
+static double timed(int (*fn)(int, char **), char **argv, int *rc);
+
+/*
+ * Store runs [0, n) into path with nw forked writers, each its own
+ * connection and share. Returns runs per second, or -1.
+ */
+static double fill(const char *path, const struct sysinfo *si, int nw, long n)
 {
-	char path[512];
 	double t0;
 	int bad = 0;
 
-	snprintf(path, sizeof(path), "%s/w%d-%d.db", dir, nw, rep);
 	if (store_runs(path, si, 0, 0))	/* create the schema outside the timing */
 		return -1;
 	t0 = clock_now_s();
@@ -141,6 +149,36 @@ static double writers(const char *dir, const struct sysinfo *si, int nw, long n,
 			bad = 1;
 	}
 	return bad ? -1 : (double)(n / nw * nw) / (clock_now_s() - t0);
+}
+
+/*
+ * Runs per second of nw writers storing n runs in all: into a fresh SQLite
+ * file under dir, or into the server at uri.
+ */
+static double writers(const char *dir, const char *uri, const struct sysinfo *si, int nw, long n,
+		      int rep)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/w%d-%d.db", dir, nw, rep);
+	return fill(uri ? uri : path, si, nw, n);
+}
+
+/* Median seconds of compare and history on the database db, interleaved with the other engine by the caller. */
+static int time_cmds(char *db, double *tc, double *th)
+{
+	char *c[] = { "compare", "--db", db, "--baseline", "last-7-nights", "--candidate",
+		      "tonight", "--metric", "metric-0,event-5", NULL };
+	char *h[] = { "history", "--db", db, "--metric", "metric-0", NULL };
+	int rc, rh;
+
+	*tc = timed(cmd_compare, c, &rc);
+	*th = timed(cmd_history, h, &rh);
+	if (rc > 1 || rh != 0) {	/* compare: 0 no regression, 1 regression */
+		fprintf(stderr, "storebench: on %s compare exited %d, history %d\n", db, rc, rh);
+		return -1;
+	}
+	return 0;
 }
 
 /* Seconds one builtin takes with its output thrown away; *rc gets its exit status. */
@@ -163,59 +201,67 @@ static double timed(int (*fn)(int, char **), char **argv, int *rc)
 	return t0;
 }
 
+/* Print the medians of the writer samples of one engine. */
+static void print_writers(const char *engine, double *w1, double *w8, long n, int reps)
+{
+	printf("runs stored per second (%s, %d tasks x %d events + 6 metrics per run, %ld runs"
+	       " per sample, median of %d)\n", engine, NTASKS, NEVENTS, n, reps);
+	printf("  1 writer   %8.0f runs/s\n", median(w1, reps));
+	printf("  8 writers  %8.0f runs/s   (8 writers / 1 writer: %.2f)\n", median(w8, reps),
+	       median(w8, reps) / median(w1, reps));
+}
+
+/* Print the medians of compare and history on one engine. */
+static void print_cmds(const char *engine, double *tc, double *th, int reps)
+{
+	printf("on %d runs (%d cells x %d nights x %d runs; %s, median of %d)\n", BIG, NCELLS,
+	       NNIGHTS, BIG / NCELLS / NNIGHTS, engine, reps);
+	printf("  compare last-7-nights vs tonight, 2 metrics  %7.3f s\n", median(tc, reps));
+	printf("  history, one metric, %d cells               %7.3f s\n", NCELLS, median(th, reps));
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : NULL;
 	long n = argc > 2 ? atol(argv[2]) : 400;
 	int reps = argc > 3 ? atoi(argv[3]) : 5;
-	double w1[32], w8[32], tc[32], th[32];
+	char *pg = argc > 5 ? argv[4] : NULL, *pg_big = argc > 5 ? argv[5] : NULL;
+	double w1[32], w8[32], p1[32], p8[32], tc[32], th[32], pc[32], ph[32];
 	char big[512];
 	struct sysinfo si;
 
-	if (!dir || n < 8 || reps < 1 || reps > 32) {
-		fprintf(stderr, "usage: storebench DIR [RUNS_PER_SAMPLE [REPS]]\n");
+	if (!dir || n < 8 || reps < 1 || reps > 32 || argc == 5 || argc > 6) {
+		fprintf(stderr, "usage: storebench DIR [RUNS_PER_SAMPLE [REPS [PG_URI PG_URI_BIG]]]\n");
 		return 2;
 	}
 	log_verbosity = 0;
 	memset(&si, 0, sizeof(si));
 	snprintf(si.fingerprint, sizeof(si.fingerprint), "00000000be9c4000");
 	snprintf(si.hostname, sizeof(si.hostname), "storebench");
-	for (int i = 0; i < reps; i++) {	/* interleaved: 1, 8, 1, 8, ... */
-		w1[i] = writers(dir, &si, 1, n, i);
-		w8[i] = writers(dir, &si, 8, n, i);
-		if (w1[i] < 0 || w8[i] < 0) {
+	for (int i = 0; i < reps; i++) {	/* interleaved: 1, 8, 1, 8, ..., each engine in turn */
+		w1[i] = writers(dir, NULL, &si, 1, n, i);
+		w8[i] = writers(dir, NULL, &si, 8, n, i);
+		p1[i] = pg ? writers(dir, pg, &si, 1, n, i) : 0;
+		p8[i] = pg ? writers(dir, pg, &si, 8, n, i) : 0;
+		if (w1[i] < 0 || w8[i] < 0 || p1[i] < 0 || p8[i] < 0) {
 			fprintf(stderr, "storebench: storing runs failed\n");
 			return 1;
 		}
 	}
-	printf("runs stored per second (SQLite, %d tasks x %d events + 6 metrics per run, %ld runs"
-	       " per sample, median of %d)\n", NTASKS, NEVENTS, n, reps);
-	printf("  1 writer   %8.0f runs/s\n", median(w1, reps));
-	printf("  8 writers  %8.0f runs/s   (8 writers / 1 writer: %.2f)\n", median(w8, reps),
-	       median(w8, reps) / median(w1, reps));
+	print_writers("SQLite", w1, w8, n, reps);
+	if (pg)
+		print_writers("PostgreSQL, local server", p1, p8, n, reps);
 
 	snprintf(big, sizeof(big), "%s/big.db", dir);
-	if (store_runs(big, &si, 0, BIG)) {
-		fprintf(stderr, "storebench: building the %d-run database failed\n", BIG);
+	if (store_runs(big, &si, 0, BIG) || (pg_big && fill(pg_big, &si, 4, BIG) < 0)) {
+		fprintf(stderr, "storebench: building the %d-run databases failed\n", BIG);
 		return 1;
 	}
-	for (int i = 0; i < reps; i++) {
-		char *c[] = { "compare", "--db", big, "--baseline", "last-7-nights", "--candidate",
-			      "tonight", "--metric", "metric-0,event-5", NULL };
-		char *h[] = { "history", "--db", big, "--metric", "metric-0", NULL };
-
-		int rc, rh;
-
-		tc[i] = timed(cmd_compare, c, &rc);
-		th[i] = timed(cmd_history, h, &rh);
-		if (rc > 1 || rh != 0) {	/* compare: 0 no regression, 1 regression */
-			fprintf(stderr, "storebench: compare exited %d, history %d\n", rc, rh);
+	for (int i = 0; i < reps; i++)
+		if (time_cmds(big, &tc[i], &th[i]) || (pg_big && time_cmds(pg_big, &pc[i], &ph[i])))
 			return 1;
-		}
-	}
-	printf("on %d runs (%d cells x %d nights x %d runs; SQLite, median of %d)\n", BIG, NCELLS,
-	       NNIGHTS, BIG / NCELLS / NNIGHTS, reps);
-	printf("  compare last-7-nights vs tonight, 2 metrics  %7.3f s\n", median(tc, reps));
-	printf("  history, one metric, %d cells               %7.3f s\n", NCELLS, median(th, reps));
+	print_cmds("SQLite", tc, th, reps);
+	if (pg_big)
+		print_cmds("PostgreSQL, local server", pc, ph, reps);
 	return 0;
 }

@@ -23,13 +23,6 @@ struct store {
 };
 
 /*
- * Fail a call the PostgreSQL engine does not have yet: prints "WHAT is not
- * supported on PostgreSQL yet" and returns 1 when s is on PostgreSQL, else
- * returns 0 and prints nothing.
- */
-int store_pg_unported(struct store *s, const char *what);
-
-/*
  * The five columns value, raw, enabled, running, missing of a value or
  * window_value row for one counter, into v[0..4]: a value and raw only when
  * counted, the times when it was scheduled at all, the reason when missing.
@@ -46,11 +39,11 @@ void store_run_vals(int64_t machine_id, const struct run_meta *m, const struct r
 /* The task row of task t of run run_id: NULL for a value not measured (-1). */
 void store_task_vals(int64_t run_id, unsigned t, const struct task_result *tr, struct store_val *tv);
 
-/* Bind text, or NULL when s is NULL. */
-void store_bind_text(sqlite3_stmt *st, int i, const char *s);
-
-/* Prepare sql on s, or NULL with the error printed. */
-sqlite3_stmt *store_prepare(struct store *s, const char *sql);
+/*
+ * The statement listing the columns of table ?1 on s's engine, in order:
+ * position, name, declared type (SQLite's, or information_schema's).
+ */
+const char *store_columns_sql(struct store *s);
 
 /*
  * The INSERT statement of table t naming every column of its descriptor
@@ -62,7 +55,7 @@ char *store_insert_sql(const struct store_table *t, char *buf, size_t len);
 /*
  * Insert row v of table t (one value per descriptor column; the rowid's is
  * ignored). *rowid, when not NULL, gets the new row's id. Returns 0 or -1
- * (sqlite3_errmsg tells).
+ * (store_errmsg tells).
  */
 int store_insert(struct store *s, enum store_table_id t, const struct store_val *v, int64_t *rowid);
 

@@ -1,7 +1,8 @@
 /*
  * store/merge.c - 'db merge' on the column descriptors: one generic copy
  * per table, with the table's merge rule deciding what a key already in
- * the output means. Two connections, no ATTACH.
+ * the output means. Two connections, no ATTACH, so either side may be
+ * SQLite or PostgreSQL: files into a server, or a server into a file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "lib/log.h"
 #include "store/internal.h"
 #include "store/merge.h"
+#include "store/stmt.h"
 
 struct idmap {
 	int64_t *from, *to;
@@ -20,23 +22,8 @@ struct merge {
 	struct store_merge_count *c;
 	struct idmap machines;
 	int present[T_NTABLES][64];	/* the input has column i of table t */
-	sqlite3_stmt *sel[T_NTABLES], *find[T_NTABLES], *ins[T_NTABLES], *del[T_NTABLES];
+	struct stmt *sel[T_NTABLES], *find[T_NTABLES], *ins[T_NTABLES], *del[T_NTABLES];
 };
-
-int store_begin(struct store *s)
-{
-	return store_exec(s, "BEGIN IMMEDIATE");
-}
-
-int store_commit(struct store *s)
-{
-	return store_exec(s, "COMMIT");
-}
-
-void store_rollback(struct store *s)
-{
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-}
 
 static int64_t map_id(const struct idmap *m, int64_t from)
 {
@@ -67,21 +54,19 @@ static int find_present(struct merge *m)
 {
 	for (int t = 0; t < T_NTABLES; t++) {
 		const struct store_table *tb = &store_tables[t];
-		char sql[96];
-		sqlite3_stmt *st;
+		struct stmt *st = stmt_prepare(m->in, store_columns_sql(m->in));
 
-		snprintf(sql, sizeof(sql), "PRAGMA table_info(%s)", tb->name);
-		st = store_prepare(m->in, sql);
 		if (!st)
 			return -1;
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(st, 1);
+		stmt_bind_text(st, 1, tb->name);
+		while (stmt_step(st) == STMT_ROW) {
+			const char *name = stmt_col_text(st, 1);
 
 			for (int i = 0; i < tb->ncol && i < 64; i++)
 				if (name && strcmp(name, tb->col[i].name) == 0)
 					m->present[t][i] = 1;
 		}
-		sqlite3_finalize(st);
+		stmt_finish(st);
 	}
 	return 0;
 }
@@ -102,8 +87,8 @@ static void cat(char *buf, size_t len, const char *s)
 static int prepare_table(struct merge *m, enum store_table_id t)
 {
 	const struct store_table *tb = &store_tables[t];
-	char sel[2048] = "SELECT ", find[1024] = "SELECT ", ins[2048] = "", vals[512] = "";
-	char del[1024] = "";
+	char sel[2048] = "SELECT ", find[4096] = "SELECT ", ins[2048] = "", vals[512] = "";
+	char del[4096] = "";
 	int first = 1, firstk = 1, rowid = -1, newer = -1;
 
 	for (int i = 0; i < tb->ncol; i++) {
@@ -126,9 +111,18 @@ static int prepare_table(struct merge *m, enum store_table_id t)
 		cat(sel, sizeof(sel), i ? ", " : "");
 		cat(sel, sizeof(sel), m->present[t][i] ? c->name : "NULL");
 		if (c->flags & COL_KEY) {
-			char k[96];
+			char k[192];
 
-			snprintf(k, sizeof(k), "%s%s IS ?%d", firstk ? "" : " AND ", c->name, i + 1);
+			/*
+			 * NULL-safe equality that an index can serve: SQLite's
+			 * x IS ?; a server's IS NOT DISTINCT FROM cannot use an
+			 * index, so there an equality or both NULL.
+			 */
+			if (store_is_pg(m->out))
+				snprintf(k, sizeof(k), "%s(%s = ?%d OR (%s IS NULL AND ?%d IS NULL))",
+					 firstk ? "" : " AND ", c->name, i + 1, c->name, i + 1);
+			else
+				snprintf(k, sizeof(k), "%s%s IS ?%d", firstk ? "" : " AND ", c->name, i + 1);
 			cat(find, sizeof(find), k);
 			cat(del, sizeof(del), k);
 			firstk = 0;
@@ -154,10 +148,15 @@ static int prepare_table(struct merge *m, enum store_table_id t)
 	cat(ins, sizeof(ins), ") VALUES (");
 	cat(ins, sizeof(ins), vals);
 	cat(ins, sizeof(ins), ")");
-	m->sel[t] = store_prepare(m->in, sel);
-	m->find[t] = store_prepare(m->out, find);
-	m->ins[t] = store_prepare(m->out, ins);
-	m->del[t] = store_prepare(m->out, del);
+	/* a server gives the new rowid back only when asked */
+	if (rowid >= 0 && store_is_pg(m->out)) {
+		cat(ins, sizeof(ins), " RETURNING ");
+		cat(ins, sizeof(ins), tb->col[rowid].name);
+	}
+	m->sel[t] = stmt_prepare(m->in, sel);
+	m->find[t] = stmt_prepare(m->out, find);
+	m->ins[t] = stmt_prepare(m->out, ins);
+	m->del[t] = stmt_prepare(m->out, del);
 	return m->sel[t] && m->find[t] && m->ins[t] && m->del[t] ? 0 : -1;
 }
 
@@ -165,33 +164,30 @@ static int prepare_table(struct merge *m, enum store_table_id t)
  * Bind the current input row of table t (read by m->sel[t]) as parameters
  * ?1..?n of dst, column i as ?i+1: machine ids mapped, run ids set to run.
  */
-static void bind_row(struct merge *m, enum store_table_id t, sqlite3_stmt *dst, int64_t run)
+static void bind_row(struct merge *m, enum store_table_id t, struct stmt *dst, int64_t run)
 {
 	const struct store_table *tb = &store_tables[t];
-	sqlite3_stmt *src = m->sel[t];
-	int np = sqlite3_bind_parameter_count(dst);
+	struct stmt *src = m->sel[t];
 
-	for (int i = 0; i < tb->ncol && i < np; i++) {
+	/* a parameter dst does not use is refused: nothing to bind there */
+	for (int i = 0; i < tb->ncol; i++) {
 		unsigned f = tb->col[i].flags;
+		struct store_val v = stmt_col_val(src, i);
 
 		if ((f & COL_RUN) && run >= 0)
-			sqlite3_bind_int64(dst, i + 1, run);
-		else if ((f & COL_MACHINE) && sqlite3_column_type(src, i) != SQLITE_NULL)
-			sqlite3_bind_int64(dst, i + 1, map_id(&m->machines, sqlite3_column_int64(src, i)));
+			stmt_bind_int64(dst, i + 1, run);
+		else if ((f & COL_MACHINE) && v.kind != SV_NULL)
+			stmt_bind_int64(dst, i + 1, map_id(&m->machines, stmt_col_int64(src, i)));
 		else
-			sqlite3_bind_value(dst, i + 1, sqlite3_column_value(src, i));
+			stmt_bind_val(dst, i + 1, &v);
 	}
 }
 
 /* Step a statement with no rows and reset it; 0 or -1 (printed). */
-static int step_done(struct merge *m, sqlite3_stmt *st)
+static int step_done(struct merge *m, struct stmt *st)
 {
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE) {
-		error("database: %s", sqlite3_errmsg(m->out->db));
+	if (stmt_step(st) < 0) {
+		error("database: %s", store_errmsg(m->out));
 		return -1;
 	}
 	return 0;
@@ -215,35 +211,41 @@ static int copy_children(struct merge *m, int64_t src, int64_t dst)
 static int copy_table(struct merge *m, enum store_table_id t, int64_t src_run, int64_t dst_run)
 {
 	const struct store_table *tb = &store_tables[t];
-	sqlite3_stmt *sel = m->sel[t], *find = m->find[t];
-	int ret = 0, rc;
+	struct stmt *sel = m->sel[t], *find = m->find[t];
+	int ret = 0, rc = 0;
 
-	sqlite3_reset(sel);
+	stmt_reset(sel);
 	if (tb->merge == MERGE_CHILD)
-		sqlite3_bind_int64(sel, 1, src_run);
-	while (!ret && (rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		stmt_bind_int64(sel, 1, src_run);
+	while (!ret && (rc = stmt_step(sel)) == STMT_ROW) {
 		int64_t have_id = -1, new_id;
 		int have, newer = 0;
 
 		if (tb->merge != MERGE_CHILD) {
+			stmt_reset(find);
 			bind_row(m, t, find, -1);
-			have = sqlite3_step(find) == SQLITE_ROW;
+			rc = stmt_step(find);
+			if (rc < 0) {
+				error("database: %s", store_errmsg(m->out));
+				ret = -1;
+				break;
+			}
+			have = rc == STMT_ROW;
 			if (have) {
-				have_id = sqlite3_column_int64(find, 0);
+				have_id = stmt_col_int64(find, 0);
 				for (int i = 0; i < tb->ncol; i++) {
-					const unsigned char *a, *b;
+					const char *a, *b;
 
 					if (!(tb->col[i].flags & COL_NEWER))
 						continue;
-					a = sqlite3_column_text(sel, i);
-					b = sqlite3_column_text(find, 1);
-					newer = a && (!b || strcmp((const char *)a, (const char *)b) > 0);
+					a = stmt_col_text(sel, i);
+					b = stmt_col_text(find, 1);
+					newer = a && (!b || strcmp(a, b) > 0);
 				}
 			}
-			sqlite3_reset(find);
-			sqlite3_clear_bindings(find);
+			stmt_reset(find);
 			if (have && tb->merge == MERGE_MAP) {
-				ret = add_id(&m->machines, sqlite3_column_int64(sel, 0), have_id);
+				ret = add_id(&m->machines, stmt_col_int64(sel, 0), have_id);
 				continue;
 			}
 			if (have && tb->merge == MERGE_RUN) {
@@ -253,24 +255,26 @@ static int copy_table(struct merge *m, enum store_table_id t, int64_t src_run, i
 			if (have && !(tb->merge == MERGE_NEWEST && newer))
 				continue;
 			if (have) {
+				stmt_reset(m->del[t]);
 				bind_row(m, t, m->del[t], -1);
 				ret = step_done(m, m->del[t]);
 				if (ret)
 					break;
 			}
 		}
+		stmt_reset(m->ins[t]);
 		bind_row(m, t, m->ins[t], dst_run);
 		ret = step_done(m, m->ins[t]);
 		if (ret)
 			break;
-		new_id = sqlite3_last_insert_rowid(m->out->db);
+		new_id = stmt_insert_id(m->ins[t]);
 		switch (t) {
 		case T_MACHINE:
 			m->c->machines_added++;
-			ret = add_id(&m->machines, sqlite3_column_int64(sel, 0), new_id);
+			ret = add_id(&m->machines, stmt_col_int64(sel, 0), new_id);
 			break;
 		case T_RUN:
-			ret = copy_children(m, sqlite3_column_int64(sel, 0), new_id);
+			ret = copy_children(m, stmt_col_int64(sel, 0), new_id);
 			m->c->runs_added += !ret;
 			break;
 		case T_SWEEP:
@@ -289,11 +293,11 @@ static int copy_table(struct merge *m, enum store_table_id t, int64_t src_run, i
 			break;
 		}
 	}
-	if (!ret && rc != SQLITE_DONE) {
-		error("database: reading '%s': %s", store_path(m->in), sqlite3_errmsg(m->in->db));
+	if (!ret && rc < 0) {
+		error("database: reading '%s': %s", store_path(m->in), store_errmsg(m->in));
 		ret = -1;
 	}
-	sqlite3_reset(sel);
+	stmt_reset(sel);
 	return ret;
 }
 
@@ -308,10 +312,10 @@ int store_merge(struct store *out, struct store *in, struct store_merge_count *c
 		if (store_tables[t].merge != MERGE_CHILD)
 			ret = copy_table(&m, t, -1, -1);
 	for (int t = 0; t < T_NTABLES; t++) {
-		sqlite3_finalize(m.sel[t]);
-		sqlite3_finalize(m.find[t]);
-		sqlite3_finalize(m.ins[t]);
-		sqlite3_finalize(m.del[t]);
+		stmt_finish(m.sel[t]);
+		stmt_finish(m.find[t]);
+		stmt_finish(m.ins[t]);
+		stmt_finish(m.del[t]);
 	}
 	free(m.machines.from);
 	free(m.machines.to);

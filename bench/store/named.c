@@ -9,6 +9,7 @@
 #include "lib/log.h"
 #include "store/internal.h"
 #include "store/named.h"
+#include "store/stmt.h"
 
 /* A successful run that is not a sweep's warm-up. */
 #define OK_RUN "r.status = 'ok' AND COALESCE(r.label, '') NOT LIKE 'warmup:%'"
@@ -16,31 +17,59 @@
 #define LAYOUT "CASE WHEN r.page_size IN ('4k', 'thp') THEN r.page_size" \
 	" ELSE r.page_size || '-' || COALESCE(r.align, '?') END"
 
+/*
+ * The noise-samples query, with the tie-breaker of sweeps started in the
+ * same second: SQLite's rowid (the order stored); a server has none and
+ * uses the uuid.
+ */
+#define NOISE_SAMPLES(tie) \
+	"WITH sw AS (SELECT uuid FROM sweep WHERE name = ?1" \
+	"  ORDER BY started_at DESC, " tie " DESC LIMIT ?2)," \
+	" mine AS (SELECT DISTINCT r.machine_id FROM timing t JOIN run r ON r.uuid = t.run_uuid" \
+	"  WHERE t.sweep_uuid = ?3)," \
+	" runs AS (SELECT DISTINCT r.id, r.cell, t.wall_s, t.exit_code, t.sweep_uuid FROM timing t" \
+	"  JOIN run r ON r.uuid = t.run_uuid" \
+	"  WHERE t.sweep_uuid IN (SELECT uuid FROM sw) AND r.machine_id IN (SELECT machine_id FROM mine)" \
+	"  AND r.status = 'ok' AND r.label NOT GLOB '*-B' AND r.label NOT GLOB 'warmup:*'" \
+	"  AND NOT EXISTS (SELECT 1 FROM metric k WHERE k.run_id = r.id AND k.name = 'test-work'))" \
+	" SELECT x.cell, m.name, m.value, x.sweep_uuid FROM runs x JOIN run_metric m ON m.run_id = x.id" \
+	" WHERE m.value IS NOT NULL" \
+	" UNION ALL" \
+	" SELECT x.cell, 'wall-s', x.wall_s, x.sweep_uuid FROM runs x WHERE x.exit_code = 0" \
+	" AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = x.id AND w.name = 'wall-s')"
+
 const struct named_stmt store_named[] = {
 	/* ---- scripts/sweep ---- */
 	{ "sweep-start", 6, 1, "UUID NAME STARTED_AT ORDER_SEED CELL_ORDER CONFIG",
 	  "record a sweep before its first invocation",
 	  "INSERT INTO sweep (uuid, name, started_at, order_seed, cell_order, config)"
-	  " VALUES (?1, ?2, ?3, NULLIF(?4, ''), ?5, ?6)" },
+	  " VALUES (?1, ?2, ?3, CAST(NULLIF(?4, '') AS INTEGER), ?5, ?6)", NULL },
 	{ "sweep-order", 2, 1, "UUID CELL_ORDER", "record the order a sweep actually ran",
-	  "UPDATE sweep SET cell_order = ?2 WHERE uuid = ?1" },
+	  "UPDATE sweep SET cell_order = ?2 WHERE uuid = ?1", NULL },
 	{ "timing-add", 7, 1, "RUN_UUID SWEEP_UUID CELL COMMAND ITERATION WALL_S EXIT_CODE",
 	  "one hyperfine time; RUN_UUID may be empty; the cell is the run's when it has one",
 	  "INSERT INTO timing (run_uuid, sweep_uuid, cell, command, iteration, wall_s, exit_code)"
 	  " VALUES (NULLIF(?1, ''), ?2, COALESCE((SELECT cell FROM run WHERE uuid = ?1), ?3), ?4,"
-	  " CAST(?5 AS INTEGER), CAST(?6 AS REAL), CAST(NULLIF(?7, '') AS INTEGER))" },
+	  " CAST(?5 AS INTEGER), CAST(?6 AS REAL), CAST(NULLIF(?7, '') AS INTEGER))", NULL },
 	{ "run-relabel", 2, 1, "UUID LABEL", "give a stored run another label (warm-ups)",
-	  "UPDATE run SET label = ?2 WHERE uuid = ?1" },
+	  "UPDATE run SET label = ?2 WHERE uuid = ?1", NULL },
 	{ "noise-put", 5, 1, "SWEEP_UUID CELL METRIC FLOOR SAMPLES",
 	  "store the A/A noise floor of a cell of the sweep, on the machine that ran it",
 	  "INSERT OR REPLACE INTO noise (cell, metric, machine_id, floor, samples, measured_at)"
 	  " SELECT ?2, ?3, r.machine_id, CAST(?4 AS REAL), CAST(?5 AS INTEGER),"
 	  " strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid"
-	  " WHERE t.sweep_uuid = ?1 AND r.cell = ?2 LIMIT 1" },
+	  " WHERE t.sweep_uuid = ?1 AND r.cell = ?2 LIMIT 1",
+	  "INSERT INTO noise (cell, metric, machine_id, floor, samples, measured_at)"
+	  " SELECT ?2, ?3, r.machine_id, CAST(?4 AS REAL), CAST(?5 AS INTEGER),"
+	  " strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  " WHERE t.sweep_uuid = ?1 AND r.cell = ?2 LIMIT 1"
+	  " ON CONFLICT (cell, metric, machine_id) DO UPDATE SET floor = excluded.floor,"
+	  " samples = excluded.samples, measured_at = excluded.measured_at" },
 	{ "sweep-last-cell", 1, 0, "SWEEP_UUID", "the cell of the sweep's latest stored run",
 	  "SELECT cell FROM run WHERE uuid = (SELECT run_uuid FROM timing"
-	  " WHERE sweep_uuid = ?1 AND run_uuid IS NOT NULL ORDER BY id DESC LIMIT 1)" },
+	  " WHERE sweep_uuid = ?1 AND run_uuid IS NOT NULL ORDER BY id DESC LIMIT 1)", NULL },
 	{ "sweep-samples", 1, 0, "SWEEP_UUID",
 	  "label, cell, metric, value of every measured sample of the sweep (wall-s from hyperfine"
 	  " when the run has none)",
@@ -51,10 +80,10 @@ const struct named_stmt store_named[] = {
 	  " SELECT r.label, r.cell, 'wall-s', t.wall_s"
 	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid"
 	  " WHERE t.sweep_uuid = ?1 AND t.exit_code = 0"
-	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = r.id AND w.name = 'wall-s')" },
+	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = r.id AND w.name = 'wall-s')", NULL },
 	/* ---- report/glance.sh ---- */
 	{ "glance-key", 0, 0, "", "baseline, candidate and time of the newest stored comparison",
-	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1" },
+	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1", NULL },
 	{ "glance-rows", 3, 0, "BASELINE CANDIDATE TIME",
 	  "cell, metric, verdict, ratio [CI], floor, MDE, runs of one stored comparison (schema 2)",
 	  "SELECT v.cell, v.metric, v.verdict,"
@@ -65,7 +94,7 @@ const struct named_stmt store_named[] = {
 	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END,"
 	  " v.n_base || ' / ' || v.n_cand"
 	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
-	  " ORDER BY v.cell, v.metric" },
+	  " ORDER BY v.cell, v.metric, v.id", NULL },
 	{ "glance-rows-v1", 3, 0, "BASELINE CANDIDATE TIME",
 	  "as glance-rows, for a schema 1 database (no floor or MDE stored)",
 	  "SELECT v.cell, v.metric, v.verdict,"
@@ -76,63 +105,50 @@ const struct named_stmt store_named[] = {
 	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
 	  " v.n_base || ' / ' || v.n_cand"
 	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
-	  " ORDER BY v.cell, v.metric" },
+	  " ORDER BY v.cell, v.metric, v.id", NULL },
 	{ "noise-samples", 3, 0, "SWEEP_NAME N SWEEP_UUID",
 	  "cell, metric, value, sweep of every first-arm sample of the last N sweeps called"
 	  " SWEEP_NAME on the machines of SWEEP_UUID: never a B arm, a warm-up or a test-knob run"
 	  " (wall-s from hyperfine when the run has none)",
-	  "WITH sw AS (SELECT uuid FROM sweep WHERE name = ?1"
-	  "  ORDER BY started_at DESC, rowid DESC LIMIT ?2),"
-	  " mine AS (SELECT DISTINCT r.machine_id FROM timing t JOIN run r ON r.uuid = t.run_uuid"
-	  "  WHERE t.sweep_uuid = ?3),"
-	  " runs AS (SELECT DISTINCT r.id, r.cell, t.wall_s, t.exit_code, t.sweep_uuid FROM timing t"
-	  "  JOIN run r ON r.uuid = t.run_uuid"
-	  "  WHERE t.sweep_uuid IN (SELECT uuid FROM sw) AND r.machine_id IN (SELECT machine_id FROM mine)"
-	  "  AND r.status = 'ok' AND r.label NOT GLOB '*-B' AND r.label NOT GLOB 'warmup:*'"
-	  "  AND NOT EXISTS (SELECT 1 FROM metric k WHERE k.run_id = r.id AND k.name = 'test-work'))"
-	  " SELECT x.cell, m.name, m.value, x.sweep_uuid FROM runs x JOIN run_metric m ON m.run_id = x.id"
-	  " WHERE m.value IS NOT NULL"
-	  " UNION ALL"
-	  " SELECT x.cell, 'wall-s', x.wall_s, x.sweep_uuid FROM runs x WHERE x.exit_code = 0"
-	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = x.id AND w.name = 'wall-s')" },
+  NOISE_SAMPLES("rowid"), NOISE_SAMPLES("uuid") },
 	{ "sweep-runs", 1, 0, "SWEEP_UUID", "how many runs the sweep stored",
-	  "SELECT COUNT(DISTINCT run_uuid) FROM timing WHERE sweep_uuid = ?1" },
+	  "SELECT COUNT(DISTINCT run_uuid) FROM timing WHERE sweep_uuid = ?1", NULL },
 	{ "sweep-label", 1, 0, "SWEEP_UUID", "'name, started, order seed N' of a sweep",
-	  "SELECT name || ', ' || started_at || ', order seed ' || COALESCE(order_seed, '?')"
-	  " FROM sweep WHERE uuid = ?1" },
+	  "SELECT name || ', ' || started_at || ', order seed ' || COALESCE(CAST(order_seed AS TEXT), '?')"
+	  " FROM sweep WHERE uuid = ?1", NULL },
 	/* ---- scripts/nightly ---- */
 	{ "label-runs", 2, 0, "LABEL STATUS", "how many runs carry LABEL with STATUS (ok, failed)",
-	  "SELECT COUNT(*) FROM run WHERE label = ?1 AND status = ?2" },
+	  "SELECT COUNT(*) FROM run WHERE label = ?1 AND status = ?2", NULL },
 	{ "nights-before", 1, 0, "LABEL",
 	  "how many other nightly labels have ok runs on the machines that ran LABEL",
 	  "SELECT COUNT(DISTINCT label) FROM run WHERE label GLOB 'nightly-*' AND status = 'ok'"
-	  " AND label <> ?1 AND machine_id IN (SELECT machine_id FROM run WHERE label = ?1)" },
+	  " AND label <> ?1 AND machine_id IN (SELECT machine_id FROM run WHERE label = ?1)", NULL },
 	/* ---- report/mkreport ---- */
 	{ "model-runs", 1, 0, "LABEL", "successful model runs (of LABEL; empty: any)",
 	  "SELECT COUNT(*) FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
-	  " AND (?1 = '' OR r.label = ?1)" },
+	  " AND (?1 = '' OR r.label = ?1)", NULL },
 	{ "model-backend", 1, 0, "LABEL", "the backend of the latest model run of the rounds pattern",
 	  "SELECT backend FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
-	  " AND workload = 'rounds' AND (?1 = '' OR r.label = ?1) ORDER BY started_at DESC LIMIT 1" },
+	  " AND workload = 'rounds' AND (?1 = '' OR r.label = ?1) ORDER BY started_at DESC LIMIT 1", NULL },
 	{ "cover-points", 2, 0, "BACKEND LABEL",
 	  "sharedctx, rounds, dTLB-load-misses of the two-task rounds runs of BACKEND (and LABEL)",
 	  "SELECT r.sharedctx, r.rounds, m.value FROM run r JOIN run_metric m ON m.run_id = r.id"
 	  " AND m.name = 'dTLB-load-misses' WHERE " OK_RUN " AND r.workload = 'rounds'"
 	  " AND r.tasks = 2 AND m.value IS NOT NULL AND r.backend = ?1"
-	  " AND (?2 = '' OR r.label = ?2) ORDER BY r.rounds, r.sharedctx" },
+	  " AND (?2 = '' OR r.label = ?2) ORDER BY r.rounds, r.sharedctx", NULL },
 	{ "cover-missing", 0, 0, "", "backend, reason, runs for runs whose dTLB-load-misses is missing",
 	  "SELECT r.backend, m.missing, COUNT(DISTINCT r.id) FROM run r JOIN run_metric m"
 	  " ON m.run_id = r.id AND m.name = 'dTLB-load-misses' WHERE " OK_RUN
-	  " AND m.value IS NULL GROUP BY 1, 2" },
+	  " AND m.value IS NULL GROUP BY 1, 2", NULL },
 	{ "sweep-latest", 1, 0, "NAME", "the uuid of the latest sweep called NAME that stored timings",
 	  "SELECT uuid FROM sweep s WHERE name = ?1"
 	  " AND EXISTS (SELECT 1 FROM timing t WHERE t.sweep_uuid = s.uuid)"
-	  " ORDER BY started_at DESC LIMIT 1" },
+	  " ORDER BY started_at DESC LIMIT 1", NULL },
 	{ "sweep-latest-backend", 1, 0, "PATTERN",
 	  "the uuid of the latest sweep with runs whose backend is LIKE PATTERN",
 	  "SELECT uuid FROM sweep s WHERE EXISTS (SELECT 1 FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid WHERE t.sweep_uuid = s.uuid AND r.backend LIKE ?1)"
-	  " ORDER BY started_at DESC LIMIT 1" },
+	  " ORDER BY started_at DESC LIMIT 1", NULL },
 	{ "scaling-points", 1, 0, "SWEEP_UUID",
 	  "layout, tasks, metric, value of the sweep's page-table, fault and wall-time samples",
 	  "SELECT " LAYOUT ", r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
@@ -142,30 +158,30 @@ const struct named_stmt store_named[] = {
 	  " UNION ALL SELECT " LAYOUT ", r.tasks, 'wall-s', t.wall_s FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND t.exit_code = 0"
-	  " ORDER BY 1, 3, 2" },
+	  " ORDER BY 1, 3, 2", NULL },
 	{ "nightly-machine", 0, 0, "", "the machine id of the latest nightly run",
 	  "SELECT machine_id FROM run r WHERE " OK_RUN " AND label GLOB 'nightly-[0-9]*'"
-	  " ORDER BY started_at DESC LIMIT 1" },
+	  " ORDER BY started_at DESC LIMIT 1", NULL },
 	{ "nightly-points", 1, 0, "MACHINE_ID",
 	  "cell, short cell, metric, night (YYYYMMDD), value of the machine's 8 latest nightly cells",
 	  "SELECT r.cell, 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds ||"
-	  " CASE WHEN r.sharedctx THEN ' ctx' ELSE '' END, m.name, substr(r.label, 9, 8), m.value"
+	  " CASE WHEN r.sharedctx <> 0 THEN ' ctx' ELSE '' END, m.name, substr(r.label, 9, 8), m.value"
 	  " FROM run r JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE " OK_RUN " AND r.machine_id = ?1 AND r.label GLOB 'nightly-[0-9]*'"
 	  " AND m.value IS NOT NULL AND r.cell IN (SELECT cell FROM run"
 	  " WHERE label GLOB 'nightly-[0-9]*' AND machine_id = ?1"
 	  " GROUP BY cell ORDER BY MAX(started_at) DESC, cell LIMIT 8)"
-	  " ORDER BY 3, 2, 4" },
+	  " ORDER BY 3, 2, 4", NULL },
 	{ "machine-fingerprint", 1, 0, "MACHINE_ID", "the fingerprint of a machine",
-	  "SELECT fingerprint FROM machine WHERE id = ?1" },
+	  "SELECT fingerprint FROM machine WHERE id = ?1", NULL },
 	{ "machine-count", 0, 0, "", "how many machine fingerprints the database holds",
-	  "SELECT COUNT(*) FROM machine" },
+	  "SELECT COUNT(*) FROM machine", NULL },
 	{ "fleet-metric", 0, 0, "", "the native metric measured on the most machines",
 	  "SELECT m.name FROM run r JOIN run_metric m ON m.run_id = r.id WHERE " OK_RUN
 	  " AND r.backend = 'native' AND m.value IS NOT NULL"
 	  " AND m.name IN ('accesses-per-s', 'wall-s', 'first-touch-faults')"
 	  " GROUP BY m.name ORDER BY COUNT(DISTINCT r.machine_id) DESC,"
-	  " m.name = 'accesses-per-s' DESC LIMIT 1" },
+	  " m.name = 'accesses-per-s' DESC LIMIT 1", NULL },
 	{ "fleet-points", 1, 0, "METRIC",
 	  "machine, short cell, value of METRIC for the 6 native cells run on most machines",
 	  "SELECT substr(c.fingerprint, 1, 8) || ' ' || substr(COALESCE(c.cpu_model, '?'), 1, 28),"
@@ -175,49 +191,52 @@ const struct named_stmt store_named[] = {
 	  " AND r.cell IN (SELECT r2.cell FROM run r2 JOIN run_metric m2 ON m2.run_id = r2.id"
 	  " AND m2.name = ?1 WHERE r2.status = 'ok' AND r2.backend = 'native'"
 	  " GROUP BY r2.cell ORDER BY COUNT(DISTINCT r2.machine_id) DESC, COUNT(*) DESC, r2.cell"
-	  " LIMIT 6) ORDER BY 2, 1" },
+	  " LIMIT 6) ORDER BY 2, 1", NULL },
 	{ "design-points", 1, 0, "SWEEP_UUID",
 	  "cell, preset, sharedctx, tasks, metric, value of a model sweep's page walks and estimates",
 	  "SELECT r.cell, substr(r.backend, 7), r.sharedctx, r.tasks, m.name, m.value FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL"
-	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4" },
+	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4", NULL },
 	{ "machines-table", 0, 0, "", "every machine: fingerprint, host, arch, CPU, microcode,"
 	  " kernel, VM, first seen, runs",
-	  "SELECT substr(fingerprint, 1, 16), COALESCE(hostname, ''), COALESCE(arch, ''),"
-	  " COALESCE(cpu_model, ''), COALESCE(microcode, ''), COALESCE(kernel, ''),"
-	  " CASE is_vm WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END, first_seen,"
-	  " (SELECT COUNT(*) FROM run r WHERE r.machine_id = machine.id) FROM machine ORDER BY id" },
+	  "SELECT substr(fingerprint, 1, 16) AS fingerprint, COALESCE(hostname, '') AS hostname,"
+	  " COALESCE(arch, '') AS arch, COALESCE(cpu_model, '') AS cpu_model,"
+	  " COALESCE(microcode, '') AS microcode, COALESCE(kernel, '') AS kernel,"
+	  " CASE is_vm WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END AS vm, first_seen,"
+	  " (SELECT COUNT(*) FROM run r WHERE r.machine_id = machine.id) AS runs"
+	  " FROM machine ORDER BY id", NULL },
 	{ "verdicts-table", 0, 0, "", "the 60 latest verdicts, formatted",
 	  "SELECT v.created_at, v.verdict, printf('%.4f', v.ratio),"
 	  " printf('[%.4f, %.4f]', v.ci_lo, v.ci_hi), printf('%.2g', v.p_value),"
 	  " printf('%.2g', v.q_value), v.n_base || ' / ' || v.n_cand, v.metric, v.cell,"
-	  " COALESCE(v.reason, ''), v.method FROM verdict v ORDER BY v.id DESC LIMIT 60" },
+	  " COALESCE(v.reason, ''), v.method FROM verdict v ORDER BY v.id DESC LIMIT 60", NULL },
 	{ "noise-floors", 0, 0, "", "the latest 2000 noise floors: cell, metric, floor, samples,"
 	  " machine (for report/noise.sh)",
 	  "SELECT n.cell, n.metric, n.floor, n.samples, substr(c.fingerprint, 1, 8)"
 	  " FROM noise n JOIN machine c ON c.id = n.machine_id"
-	  " ORDER BY n.measured_at DESC, n.cell, n.metric LIMIT 2000" },
+	  " ORDER BY n.measured_at DESC, n.cell, n.metric LIMIT 2000", NULL },
 	{ "sweeps-table", 0, 0, "", "the 20 latest sweeps: name, started, seed, runs, uuid",
-	  "SELECT s.name, s.started_at, COALESCE(s.order_seed, ''),"
-	  " (SELECT COUNT(DISTINCT run_uuid) FROM timing t WHERE t.sweep_uuid = s.uuid), s.uuid"
-	  " FROM sweep s ORDER BY s.started_at DESC LIMIT 20" },
+	  "SELECT s.name, s.started_at, COALESCE(CAST(s.order_seed AS TEXT), '') AS order_seed,"
+	  " (SELECT COUNT(DISTINCT run_uuid) FROM timing t WHERE t.sweep_uuid = s.uuid) AS runs, s.uuid"
+	  " FROM sweep s ORDER BY s.started_at DESC LIMIT 20", NULL },
 	{ "labels-table", 0, 0, "", "label, backend, status, runs, first and last start",
 	  "SELECT COALESCE(r.label, '(none)'), r.backend, r.status, COUNT(*), MIN(r.started_at),"
-	  " MAX(r.started_at) FROM run r GROUP BY 1, 2, 3 ORDER BY MAX(r.started_at) DESC LIMIT 30" },
+	  " MAX(r.started_at) FROM run r GROUP BY 1, 2, 3 ORDER BY MAX(r.started_at) DESC LIMIT 30", NULL },
 	{ "database-summary", 0, 0, "", "one line: runs, failed, machines, sweeps, verdicts, latest run",
-	  "SELECT 'database: ' || COUNT(*) || ' runs (' || COALESCE(SUM(status = 'failed'), 0) ||"
+	  "SELECT 'database: ' || COUNT(*) || ' runs (' ||"
+	  " COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) ||"
 	  " ' failed) on ' || (SELECT COUNT(*) FROM machine) || ' machine(s), ' ||"
 	  " (SELECT COUNT(*) FROM sweep) || ' sweep(s), ' || (SELECT COUNT(*) FROM verdict) ||"
-	  " ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') FROM run" },
+	  " ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') FROM run", NULL },
 	{ "latest-verdicts", 0, 0, "", "'N verdict, ...' of the latest comparison stored",
 	  "SELECT group_concat(n || ' ' || verdict, ', ') FROM (SELECT verdict, COUNT(*) AS n"
 	  " FROM verdict WHERE created_at = (SELECT MAX(created_at) FROM verdict)"
-	  " GROUP BY verdict ORDER BY verdict)" },
+	  " GROUP BY verdict ORDER BY verdict) AS counts", NULL },
 	{ "latest-comparison", 0, 0, "", "'time, baseline vs candidate' of the latest comparison",
-	  "SELECT MAX(created_at) || ', ' || baseline || ' vs ' || candidate FROM verdict"
-	  " WHERE created_at = (SELECT MAX(created_at) FROM verdict)" },
-	{ NULL, 0, 0, NULL, NULL, NULL },
+	  "SELECT created_at || ', ' || baseline || ' vs ' || candidate FROM verdict"
+	  " WHERE created_at = (SELECT MAX(created_at) FROM verdict) ORDER BY id LIMIT 1", NULL },
+	{ NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 const struct named_stmt *store_named_find(const char *name)
@@ -228,13 +247,13 @@ const struct named_stmt *store_named_find(const char *name)
 	return NULL;
 }
 
-/* Prepare n's SQL on s with args bound as text. */
-static sqlite3_stmt *prepare_named(struct store *s, const struct named_stmt *n, char **args)
+/* Prepare n's SQL on s (its engine's text) with args bound as text. */
+static struct stmt *prepare_named(struct store *s, const struct named_stmt *n, char **args)
 {
-	sqlite3_stmt *st = store_prepare(s, n->sql);
+	struct stmt *st = stmt_prepare(s, n->pg_sql ? store_sql(s, n->sql, n->pg_sql) : n->sql);
 
 	for (int i = 0; st && i < n->nargs; i++)
-		sqlite3_bind_text(st, i + 1, args[i], -1, SQLITE_TRANSIENT);
+		stmt_bind_text(st, i + 1, args[i]);
 	return st;
 }
 
@@ -245,67 +264,78 @@ static void put_clean(const char *t, FILE *f)
 		fputc(*t == '\t' || *t == '\n' || *t == '\r' ? ' ' : *t, f);
 }
 
+/* Print the current row of st to f: tab-separated, or as a JSON object on j. */
+static void put_row(struct stmt *st, int nc, struct json *j, FILE *f)
+{
+	if (j)
+		json_obj_open(j, NULL);
+	for (int i = 0; i < nc; i++) {
+		const char *name = stmt_col_name(st, i), *t = stmt_col_text(st, i);
+
+		if (!j) {
+			if (i)
+				fputc('\t', f);
+			put_clean(t ? t : "", f);
+			continue;
+		}
+		switch (stmt_col_type(st, i)) {
+		case ST_NULL:
+			json_null(j, name);
+			break;
+		case ST_INT:
+			json_i64(j, name, stmt_col_int64(st, i));
+			break;
+		case ST_REAL:
+			json_dbl(j, name, stmt_col_double(st, i));
+			break;
+		default:
+			json_str(j, name, t);
+		}
+	}
+	if (j)
+		json_obj_close(j);
+	else
+		fputc('\n', f);
+}
+
 int store_named_query(struct store *s, const struct named_stmt *q, char **args, int json, FILE *f)
 {
-	sqlite3_stmt *st = prepare_named(s, q, args);
+	struct stmt *st = prepare_named(s, q, args);
 	struct json j;
 	int rc, nc;
 
 	if (!st)
 		return -1;
-	nc = sqlite3_column_count(st);
+	rc = stmt_step(st);
+	nc = stmt_ncols(st);
 	if (json) {
 		json_init(&j, f, 1);
 		json_arr_open(&j, NULL);
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (json)
-			json_obj_open(&j, NULL);
-		for (int i = 0; i < nc; i++) {
-			const char *name = sqlite3_column_name(st, i);
-			const char *t = (const char *)sqlite3_column_text(st, i);
-
-			if (!json) {
-				if (i)
-					fputc('\t', f);
-				put_clean(t ? t : "", f);
-			} else if (sqlite3_column_type(st, i) == SQLITE_NULL) {
-				json_null(&j, name);
-			} else if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
-				json_i64(&j, name, sqlite3_column_int64(st, i));
-			} else if (sqlite3_column_type(st, i) == SQLITE_FLOAT) {
-				json_dbl(&j, name, sqlite3_column_double(st, i));
-			} else {
-				json_str(&j, name, t);
-			}
-		}
-		if (json)
-			json_obj_close(&j);
-		else
-			fputc('\n', f);
-	}
+	for (; rc == STMT_ROW; rc = stmt_step(st))
+		put_row(st, nc, json ? &j : NULL, f);
 	if (json) {
 		json_arr_close(&j);
 		json_end(&j);
 	}
-	if (rc != SQLITE_DONE)
-		error("database: %s: %s", q->name, sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	if (rc < 0)
+		error("database: %s: %s", q->name, store_errmsg(s));
+	stmt_finish(st);
+	return rc < 0 ? -1 : 0;
 }
 
 int store_named_exec(struct store *s, const struct named_stmt *w, char **args, long *changes)
 {
-	sqlite3_stmt *st = prepare_named(s, w, args);
+	struct stmt *st = prepare_named(s, w, args);
 	int rc;
 
 	if (!st)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-		error("database: %s: %s", w->name, sqlite3_errmsg(s->db));
+	rc = stmt_step(st);
+	if (rc < 0)
+		error("database: %s: %s", w->name, store_errmsg(s));
 	else if (changes)
-		*changes += sqlite3_changes(s->db);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+		*changes += (long)stmt_changes(st);
+	stmt_finish(st);
+	return rc < 0 ? -1 : 0;
 }

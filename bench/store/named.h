@@ -17,7 +17,8 @@ struct named_stmt {
 	int write;		/* 1: changes the database (db exec), 0: a query (db query) */
 	const char *args;	/* the arguments, for --help */
 	const char *help;	/* what it returns or does */
-	const char *sql;
+	const char *sql;	/* for both engines (see store/stmt.h) */
+	const char *pg_sql;	/* PostgreSQL's text where it cannot be the same, else NULL */
 };
 
 /* Every named statement; ends with a NULL name. */

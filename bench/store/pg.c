@@ -14,8 +14,7 @@ extern const char *const store_migrations[];
 /* Key of the advisory lock that serialises migrations ("sgabench"). */
 #define PG_MIGRATE_LOCK 0x736761626e6368LL
 
-/* Keep the first line of msg in s->pgerr. */
-static void keep_error(struct store *s, const char *msg)
+void pg_keep_error(struct store *s, const char *msg)
 {
 	size_t n;
 
@@ -30,7 +29,7 @@ PGresult *pg_query(struct store *s, const char *sql, int n, const char *const *p
 
 	if (PQresultStatus(res) == (ExecStatusType)want)
 		return res;
-	keep_error(s, res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg));
+	pg_keep_error(s, res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg));
 	PQclear(res);
 	return NULL;
 }
@@ -41,7 +40,7 @@ int pg_exec(struct store *s, const char *sql)
 	int ok = PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
 
 	if (!ok) {
-		keep_error(s, res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg));
+		pg_keep_error(s, res ? PQresultErrorMessage(res) : PQerrorMessage(s->pg));
 		error("database: %s", s->pgerr);
 	}
 	PQclear(res);
@@ -130,6 +129,58 @@ static char *pg_ddl(const char *sql)
 	return out;
 }
 
+/*
+ * SQLite's printf for the formats the store's SQL uses (%.Nf, %.Ng and
+ * %%; a NULL argument prints as 0, as in SQLite), so that the named
+ * statements read the same on both engines. PL/pgSQL is in every
+ * PostgreSQL database; it is created once, with the migrations.
+ */
+#define PG_PRINTF_VERSION "sgabench printf 2"
+static const char pg_printf[] =
+	"CREATE OR REPLACE FUNCTION printf(fmt text, VARIADIC a double precision[] DEFAULT '{}')"
+	" RETURNS text LANGUAGE plpgsql IMMUTABLE AS $f$\n"
+	"-- " PG_PRINTF_VERSION "\n"
+	"DECLARE res text := ''; i int := 1; k int := 1; c text; p text; prec int;"
+	" conv text; x double precision; e int; t text;\n"
+	"BEGIN\n"
+	" WHILE i <= length(fmt) LOOP\n"
+	"  c := substr(fmt, i, 1);\n"
+	"  IF c <> '%' THEN res := res || c; i := i + 1; CONTINUE; END IF;\n"
+	"  IF substr(fmt, i + 1, 1) = '%' THEN res := res || '%'; i := i + 2; CONTINUE; END IF;\n"
+	"  p := substring(substr(fmt, i) from '^%\\.([0-9]+)[fg]');\n"
+	"  IF p IS NULL THEN RAISE EXCEPTION 'printf: only %%.Nf, %%.Ng and %%%% here: %', fmt; END IF;\n"
+	"  prec := p::int; conv := substr(fmt, i + 2 + length(p), 1); i := i + 3 + length(p);\n"
+	"  x := COALESCE(a[k], 0); k := k + 1;\n"
+	"  IF conv = 'f' THEN res := res || round(x::numeric, prec)::text; CONTINUE; END IF;\n"
+	"  prec := greatest(prec, 1);\n"
+	"  IF x = 0 THEN res := res || '0'; CONTINUE; END IF;\n"
+	"  t := trim(to_char(x, '9.' || repeat('9', greatest(prec - 1, 1)) || 'EEEE'));\n"
+	"  e := split_part(t, 'e', 2)::int;\n"
+	"  IF e < -4 OR e >= prec THEN\n"
+	"   t := split_part(t, 'e', 1);\n"
+	"   IF position('.' in t) > 0 THEN t := rtrim(rtrim(t, '0'), '.'); END IF;\n"
+	"   res := res || t || 'e' || CASE WHEN e < 0 THEN '-' ELSE '+' END || lpad(abs(e)::text, 2, '0');\n"
+	"  ELSE\n"
+	"   t := round(x::numeric, prec - 1 - e)::text;\n"
+	"   IF position('.' in t) > 0 THEN t := rtrim(rtrim(t, '0'), '.'); END IF;\n"
+	"   res := res || t;\n"
+	"  END IF;\n"
+	" END LOOP;\n"
+	" RETURN res;\n"
+	"END $f$";
+
+/* Create printf() on the server unless this version is there. 0 or -1 (printed). */
+static int ensure_printf(struct store *s)
+{
+	int64_t have = 0;
+
+	if (pg_scalar(s, "SELECT COUNT(*) FROM pg_proc WHERE proname = 'printf'"
+		      " AND pronamespace = current_schema()::regnamespace"
+		      " AND position('" PG_PRINTF_VERSION "' in prosrc) > 0", &have))
+		return -1;
+	return have ? 0 : pg_exec(s, pg_printf);
+}
+
 int pg_migrate(struct store *s)
 {
 	int have, want = store_schema_version();
@@ -162,6 +213,8 @@ int pg_migrate(struct store *s)
 		if (bad || pg_exec(s, sql))
 			goto fail;
 	}
+	if (ensure_printf(s))
+		goto fail;
 	return pg_exec(s, "COMMIT");
 fail:
 	PQclear(PQexec(s->pg, "ROLLBACK"));

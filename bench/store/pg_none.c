@@ -39,24 +39,69 @@ int pg_migrate(struct store *s)
 	return -1;
 }
 
-int pg_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,
-	       const struct run_result *r, int64_t *run_id)
-{
-	return -1;
-}
-
-int pg_list_runs(struct store *s, const struct store_runs_filter *f,
-		 int (*fn)(void *ctx, const struct store_run_row *r), void *ctx)
-{
-	return -1;
-}
-
-int pg_load_run(struct store *s, const char *key, struct stored_run *out)
-{
-	return -1;
-}
-
 int pg_check(struct store *s, struct store_check *c)
 {
 	return -1;
+}
+
+struct pg_stmt *pg_stmt_prepare(struct store *s, const char *sql)
+{
+	return NULL;
+}
+
+int pg_stmt_bind(struct pg_stmt *p, int i, const char *text, unsigned oid)
+{
+	return -1;
+}
+
+int pg_stmt_step(struct pg_stmt *p)
+{
+	return -1;
+}
+
+int pg_stmt_ncols(struct pg_stmt *p)
+{
+	return 0;
+}
+
+const char *pg_stmt_col_name(struct pg_stmt *p, int i)
+{
+	return "";
+}
+
+int pg_stmt_col_type(struct pg_stmt *p, int i)
+{
+	return 0;
+}
+
+const char *pg_stmt_col_text(struct pg_stmt *p, int i)
+{
+	return NULL;
+}
+
+const char *pg_stmt_col_raw(struct pg_stmt *p, int i)
+{
+	return NULL;
+}
+
+int64_t pg_stmt_changes(struct pg_stmt *p)
+{
+	return 0;
+}
+
+int64_t pg_stmt_insert_id(struct pg_stmt *p)
+{
+	return -1;
+}
+
+void pg_stmt_reset(struct pg_stmt *p)
+{
+}
+
+void pg_stmt_finish(struct pg_stmt *p)
+{
+}
+
+void pg_exec_quiet(struct store *s, const char *sql)
+{
 }

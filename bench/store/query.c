@@ -1,4 +1,4 @@
-/* store/query.c - the named reads behind runs, history, compare and db check. */
+/* store/query.c - the named reads behind runs, history, compare and db check, on both engines. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,13 +8,21 @@
 #include "store/internal.h"
 #include "store/query.h"
 #include "store/pg.h"
+#include "store/stmt.h"
 
 /* Column i of st as text, "" when NULL. */
-static const char *text(sqlite3_stmt *st, int i)
+static const char *text(struct stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const char *t = stmt_col_text(st, i);
 
-	return t ? (const char *)t : "";
+	return t ? t : "";
+}
+
+/* What a read loop that ended with rc returns: ret, or -EIO on an error. */
+static int done(struct stmt *st, int ret, int rc)
+{
+	stmt_finish(st);
+	return !ret && rc < 0 ? -EIO : ret;
 }
 
 int store_list_runs(struct store *s, const struct store_runs_filter *f,
@@ -28,34 +36,28 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 		" WHERE (?1 IS NULL OR r.label LIKE ?1) AND (?2 IS NULL OR r.backend LIKE ?2)"
 		" AND (?3 = 0 OR r.status = 'failed')"
 		" ORDER BY r.started_at DESC, r.id DESC LIMIT ?4";
-	sqlite3_stmt *st;
-	int rc, ret = 0;
+	struct stmt *st = stmt_prepare(s, q);
+	int rc = 0, ret = 0;
 
-	if (s->pg)
-		return (ret = pg_list_runs(s, f, fn, ctx)) == -1 ? -EIO : ret;
-	st = store_prepare(s, q);
 	if (!st)
 		return -EIO;
-	store_bind_text(st, 1, f->label);
-	store_bind_text(st, 2, f->backend);
-	sqlite3_bind_int(st, 3, f->failed);
-	sqlite3_bind_int64(st, 4, (sqlite3_int64)f->limit);
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	stmt_bind_text(st, 1, f->label);
+	stmt_bind_text(st, 2, f->backend);
+	stmt_bind_int64(st, 3, f->failed);
+	stmt_bind_int64(st, 4, f->limit > INT64_MAX ? INT64_MAX : (int64_t)f->limit);
+	while (!ret && (rc = stmt_step(st)) == STMT_ROW) {
 		struct store_run_row r = {
-			.id = sqlite3_column_int64(st, 0), .uuid = text(st, 1),
+			.id = stmt_col_int64(st, 0), .uuid = text(st, 1),
 			.started_at = text(st, 2), .backend = text(st, 3), .status = text(st, 4),
-			.workload = text(st, 5), .tasks = sqlite3_column_int64(st, 6),
+			.workload = text(st, 5), .tasks = stmt_col_int64(st, 6),
 			.page_size = text(st, 7), .align = text(st, 8), .backing = text(st, 9),
-			.rounds = sqlite3_column_int64(st, 10), .label = text(st, 11),
+			.rounds = stmt_col_int64(st, 10), .label = text(st, 11),
 			.fingerprint = text(st, 12), .reason = text(st, 13), .cell = text(st, 14),
 		};
 
 		ret = fn(ctx, &r);
 	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = -EIO;
-	sqlite3_finalize(st);
-	return ret;
+	return done(st, ret, rc);
 }
 
 int store_list_series(struct store *s, const char *cell_glob, const char *fp_prefix,
@@ -63,24 +65,23 @@ int store_list_series(struct store *s, const char *cell_glob, const char *fp_pre
 				const char *fp, int nightly), void *ctx)
 {
 	static const char *q =
-		"SELECT r.cell, r.machine_id, m.fingerprint, MAX(r.label GLOB 'nightly-*')"
+		"SELECT r.cell, r.machine_id, m.fingerprint,"
+		" MAX(CASE WHEN r.label GLOB 'nightly-*' THEN 1 ELSE 0 END)"
 		" FROM run r JOIN machine m ON m.id = r.machine_id"
-		" WHERE r.status = 'ok' AND r.cell GLOB ?1 AND m.fingerprint GLOB ?2 || '*'"
-		" GROUP BY r.cell, r.machine_id ORDER BY r.cell, m.fingerprint";
-	sqlite3_stmt *st = store_prepare(s, q);
-	int rc, ret = 0;
+		" WHERE r.status = 'ok' AND r.cell GLOB ?1"
+		" AND substr(m.fingerprint, 1, length(?2)) = ?2"
+		" GROUP BY r.cell, r.machine_id, m.fingerprint ORDER BY r.cell, m.fingerprint";
+	struct stmt *st = stmt_prepare(s, q);
+	int rc = 0, ret = 0;
 
 	if (!st)
 		return -EIO;
-	store_bind_text(st, 1, cell_glob);
-	store_bind_text(st, 2, fp_prefix ? fp_prefix : "");
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		ret = fn(ctx, text(st, 0), sqlite3_column_int64(st, 1), text(st, 2),
-			 sqlite3_column_int(st, 3));
-	if (!ret && rc != SQLITE_DONE)
-		ret = -EIO;
-	sqlite3_finalize(st);
-	return ret;
+	stmt_bind_text(st, 1, cell_glob);
+	stmt_bind_text(st, 2, fp_prefix ? fp_prefix : "");
+	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
+		ret = fn(ctx, text(st, 0), stmt_col_int64(st, 1), text(st, 2),
+			 (int)stmt_col_int64(st, 3));
+	return done(st, ret, rc);
 }
 
 int store_series_points(struct store *s, const char *metric, const char *cell,
@@ -89,31 +90,30 @@ int store_series_points(struct store *s, const char *metric, const char *cell,
 				  int has_value, double value), void *ctx)
 {
 	static const char *q =
-		"SELECT r.label, r.started_at, r.uuid,"
-		" (SELECT value FROM run_metric WHERE run_id = r.id AND name = ?1), n.night"
+		"SELECT r.label, r.started_at, r.uuid, COALESCE("
+		"  (SELECT CASE WHEN COUNT(v.value) = COUNT(*) THEN SUM(v.value) END FROM value v"
+		"   WHERE v.run_id = r.id AND v.event = ?1),"
+		"  (SELECT x.value FROM metric x WHERE x.run_id = r.id AND x.name = ?1)), n.night"
 		" FROM run r LEFT JOIN (SELECT label, MIN(started_at) AS night FROM run"
 		"  WHERE cell = ?2 AND machine_id = ?3 AND status = 'ok' GROUP BY label) n"
 		"  ON n.label = r.label"
 		" WHERE r.status = 'ok' AND r.cell = ?2 AND r.machine_id = ?3"
 		"  AND (?4 = 0 OR r.label GLOB 'nightly-*')"
-		" ORDER BY CASE WHEN ?4 THEN night END, CASE WHEN ?4 THEN r.label END,"
+		" ORDER BY CASE WHEN ?4 <> 0 THEN night END, CASE WHEN ?4 <> 0 THEN r.label END,"
 		"  r.started_at, r.id";
-	sqlite3_stmt *st = store_prepare(s, q);
-	int rc, ret = 0;
+	struct stmt *st = stmt_prepare(s, q);
+	int rc = 0, ret = 0;
 
 	if (!st)
 		return -EIO;
-	store_bind_text(st, 1, metric);
-	store_bind_text(st, 2, cell);
-	sqlite3_bind_int64(st, 3, machine_id);
-	sqlite3_bind_int(st, 4, per_night);
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
-		ret = fn(ctx, (const char *)sqlite3_column_text(st, 0), text(st, 1), text(st, 2),
-			 sqlite3_column_type(st, 3) != SQLITE_NULL, sqlite3_column_double(st, 3));
-	if (!ret && rc != SQLITE_DONE)
-		ret = -EIO;
-	sqlite3_finalize(st);
-	return ret;
+	stmt_bind_text(st, 1, metric);
+	stmt_bind_text(st, 2, cell);
+	stmt_bind_int64(st, 3, machine_id);
+	stmt_bind_int64(st, 4, per_night);
+	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
+		ret = fn(ctx, stmt_col_text(st, 0), text(st, 1), text(st, 2),
+			 !stmt_col_is_null(st, 3), stmt_col_double(st, 3));
+	return done(st, ret, rc);
 }
 
 int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_export_row *r),
@@ -124,56 +124,52 @@ int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_e
 		" COALESCE(m.arch, ''), COALESCE(m.kernel, ''), m.info_json"
 		" FROM run r JOIN machine m ON m.id = r.machine_id"
 		" ORDER BY m.kernel, m.fingerprint, r.started_at, r.id";
-	sqlite3_stmt *st = store_prepare(s, q);
-	int rc, ret = 0;
+	struct stmt *st = stmt_prepare(s, q);
+	int rc = 0, ret = 0;
 
 	if (!st)
 		return -EIO;
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!ret && (rc = stmt_step(st)) == STMT_ROW) {
 		struct store_export_row r = {
-			.id = sqlite3_column_int64(st, 0), .uuid = text(st, 1), .status = text(st, 2),
+			.id = stmt_col_int64(st, 0), .uuid = text(st, 1), .status = text(st, 2),
 			.label = text(st, 3), .started_at = text(st, 4), .fingerprint = text(st, 5),
 			.arch = text(st, 6), .kernel = text(st, 7), .machine_json = text(st, 8),
 		};
 
 		ret = fn(ctx, &r);
 	}
-	if (!ret && rc != SQLITE_DONE)
-		ret = -EIO;
-	sqlite3_finalize(st);
-	return ret;
+	return done(st, ret, rc);
 }
 
 double store_noise_floor(struct store *s, const char *cell, const char *metric, int64_t machine)
 {
 	static const char *q = "SELECT MAX(floor) FROM noise WHERE cell = ?1 AND metric = ?2"
 			       " AND (?3 < 0 OR machine_id = ?3)";
-	sqlite3_stmt *st;
+	struct stmt *st = stmt_prepare(s, q);
 	double f = NAN;
 
-	if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) != SQLITE_OK)
+	if (!st)
 		return NAN;
-	store_bind_text(st, 1, cell);
-	store_bind_text(st, 2, metric);
-	sqlite3_bind_int64(st, 3, machine);
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		f = sqlite3_column_double(st, 0);
-	sqlite3_finalize(st);
+	stmt_bind_text(st, 1, cell);
+	stmt_bind_text(st, 2, metric);
+	stmt_bind_int64(st, 3, machine);
+	if (stmt_step(st) == STMT_ROW && !stmt_col_is_null(st, 0))
+		f = stmt_col_double(st, 0);
+	stmt_finish(st);
 	return f;
 }
 
 char *store_machine_fingerprint(struct store *s, int64_t id, char *buf, size_t len)
 {
-	sqlite3_stmt *st;
+	struct stmt *st = stmt_prepare(s, "SELECT fingerprint FROM machine WHERE id = ?");
 
 	snprintf(buf, len, "%s", "");
-	if (sqlite3_prepare_v2(s->db, "SELECT fingerprint FROM machine WHERE id = ?", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (!st)
 		return buf;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	stmt_bind_int64(st, 1, id);
+	if (stmt_step(st) == STMT_ROW)
 		snprintf(buf, len, "%s", text(st, 0));
-	sqlite3_finalize(st);
+	stmt_finish(st);
 	return buf;
 }
 
@@ -183,7 +179,7 @@ int store_put_verdicts(struct store *s, const struct store_verdict *vd, size_t n
 	time_t t = time(NULL);
 
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-	if (store_exec(s, "BEGIN IMMEDIATE"))
+	if (store_begin(s))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct store_verdict *d = &vd[i];
@@ -209,69 +205,75 @@ int store_put_verdicts(struct store *s, const struct store_verdict *vd, size_t n
 		v[VERDICT_NOISE_FLOOR] = sv_real(d->noise_floor);
 		v[VERDICT_MDE] = sv_real(d->mde);
 		if (store_insert(s, T_VERDICT, v, NULL)) {
-			error("storing verdicts: %s", sqlite3_errmsg(s->db));
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			error("storing verdicts: %s", store_errmsg(s));
+			store_rollback(s);
 			return -1;
 		}
 	}
-	return store_exec(s, "COMMIT");
+	return store_commit(s);
 }
 
 /* The first column of the first row of sql as an integer (-1 on error). */
 static int64_t scalar(struct store *s, const char *sql)
 {
-	sqlite3_stmt *st;
 	int64_t v = -1;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return store_scalar(s, sql, &v) ? -1 : v;
 }
 
 int store_scalar(struct store *s, const char *sql, int64_t *v)
 {
-	sqlite3_stmt *st;
+	struct stmt *st = stmt_prepare(s, sql);
 	int ret = -1;
 
-	if (s->pg)
-		return pg_scalar(s, sql, v);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (!st)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*v = sqlite3_column_int64(st, 0);
+	if (stmt_step(st) == STMT_ROW && !stmt_col_is_null(st, 0)) {
+		*v = stmt_col_int64(st, 0);
 		ret = 0;
 	}
-	sqlite3_finalize(st);
+	stmt_finish(st);
 	return ret;
+}
+
+const char *store_columns_sql(struct store *s)
+{
+	return store_sql(s, "SELECT cid, name, type FROM pragma_table_info(?1) ORDER BY cid",
+			 "SELECT ordinal_position, column_name, data_type FROM information_schema.columns"
+			 " WHERE table_name = ?1 AND table_schema = current_schema()"
+			 " ORDER BY ordinal_position");
+}
+
+/* A descriptor type as the engine names it (PostgreSQL: information_schema). */
+static const char *type_name(struct store *s, enum col_type t)
+{
+	if (!store_is_pg(s))
+		return store_col_type_name(t);
+	return t == COL_INT ? "bigint" : t == COL_REAL ? "double precision" : "text";
 }
 
 int store_columns_match(struct store *s, char *why, size_t len)
 {
 	for (const struct store_table *t = store_tables; t->name; t++) {
-		char sql[96];
-		sqlite3_stmt *st;
+		struct stmt *st = stmt_prepare(s, store_columns_sql(s));
 		int i = 0, same = 1;
 
-		snprintf(sql, sizeof(sql), "PRAGMA table_info(%s)", t->name);
-		st = store_prepare(s, sql);
 		if (!st)
 			return -EIO;
-		while (same && sqlite3_step(st) == SQLITE_ROW) {
+		stmt_bind_text(st, 1, t->name);
+		while (same && stmt_step(st) == STMT_ROW) {
 			if (i >= t->ncol || strcmp(text(st, 1), t->col[i].name) != 0) {
 				snprintf(why, len, "table %s: column %d is '%s', columns.h says '%s'",
 					 t->name, i, text(st, 1), i < t->ncol ? t->col[i].name : "(none)");
 				same = 0;
-			} else if (strcmp(text(st, 2), store_col_type_name(t->col[i].type)) != 0) {
+			} else if (strcmp(text(st, 2), type_name(s, t->col[i].type)) != 0) {
 				snprintf(why, len, "table %s: column %s is %s, columns.h says %s", t->name,
-					 t->col[i].name, text(st, 2), store_col_type_name(t->col[i].type));
+					 t->col[i].name, text(st, 2), type_name(s, t->col[i].type));
 				same = 0;
 			}
 			i++;
 		}
-		sqlite3_finalize(st);
+		stmt_finish(st);
 		if (same && i != t->ncol) {
 			snprintf(why, len, "table %s has %d columns, columns.h %d", t->name, i, t->ncol);
 			same = 0;
@@ -284,22 +286,21 @@ int store_columns_match(struct store *s, char *why, size_t len)
 
 int store_check(struct store *s, struct store_check *c)
 {
-	sqlite3_stmt *st;
+	struct stmt *st;
 	char sql[96];
 	int nproblems = 0;
 
-	if (s->pg)
+	if (store_is_pg(s))
 		return pg_check(s, c) ? -EIO : 0;
 	memset(c, 0, sizeof(*c));
 	if (store_user_version(s, &c->schema_version))
 		return -EIO;
 	snprintf(c->integrity, sizeof(c->integrity), "ok");
-	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW)
-			if (!nproblems++)
-				snprintf(c->integrity, sizeof(c->integrity), "%s", text(st, 0));
-		sqlite3_finalize(st);
-	}
+	st = stmt_prepare(s, "PRAGMA integrity_check");
+	while (st && stmt_step(st) == STMT_ROW)
+		if (!nproblems++)
+			snprintf(c->integrity, sizeof(c->integrity), "%s", text(st, 0));
+	stmt_finish(st);
 	if (nproblems == 1 && strcmp(c->integrity, "ok") == 0)
 		nproblems = 0;
 	if (!nproblems)

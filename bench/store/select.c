@@ -7,6 +7,7 @@
 #include <string.h>
 #include "store/internal.h"
 #include "store/select.h"
+#include "store/stmt.h"
 
 enum sel_kind { SEL_LABEL, SEL_TONIGHT, SEL_NIGHTS, SEL_LAST, SEL_UUID, SEL_SINCE };
 
@@ -105,9 +106,9 @@ static const char *condition(enum sel_kind k)
 	case SEL_LAST:
 		return "r.id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER"
 		       " (PARTITION BY cell, machine_id ORDER BY started_at DESC, id DESC) AS k"
-		       " FROM run WHERE status = 'ok') WHERE k <= ?2)";
+		       " FROM run WHERE status = 'ok') AS ranked WHERE k <= ?2)";
 	case SEL_UUID:
-		return "instr(',' || ?2 || ',', ',' || r.uuid || ',') > 0";
+		return "instr(',' || CAST(?2 AS TEXT) || ',', ',' || r.uuid || ',') > 0";
 	case SEL_SINCE:
 		return "r.started_at >= ?2";
 	}
@@ -115,25 +116,25 @@ static const char *condition(enum sel_kind k)
 }
 
 /* Bind the selector's argument as ?2. */
-static void bind_arg(sqlite3_stmt *st, const struct sel *s)
+static void bind_arg(struct stmt *st, const struct sel *s)
 {
 	if (s->kind == SEL_NIGHTS || s->kind == SEL_LAST)
-		sqlite3_bind_int64(st, 2, s->n);
+		stmt_bind_int64(st, 2, s->n);
 	else if (s->arg)
-		sqlite3_bind_text(st, 2, s->arg, -1, SQLITE_STATIC);
+		stmt_bind_text(st, 2, s->arg);
 }
 
-static char *dup_col(sqlite3_stmt *st, int i)
+static char *dup_col(struct stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
+	const char *t = stmt_col_text(st, i);
 
-	return t ? strdup((const char *)t) : NULL;
+	return t ? strdup(t) : NULL;
 }
 
 /* Describe what s resolved to: the nightly labels it stands for, or the selector itself. */
-static char *resolve(sqlite3 *db, const char *text, const struct sel *s)
+static char *resolve(struct store *db, const char *text, const struct sel *s)
 {
-	sqlite3_stmt *st = NULL;
+	struct stmt *st = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -144,14 +145,16 @@ static char *resolve(sqlite3 *db, const char *text, const struct sel *s)
 		return NULL;
 	if (s->kind == SEL_TONIGHT || s->kind == SEL_NIGHTS) {
 		const char *sql = s->kind == SEL_TONIGHT ? NIGHTS_SQL " LIMIT 1" :
-				  NIGHTS_SQL " LIMIT ?2 OFFSET 1";
+				  NIGHTS_SQL " LIMIT ?1 OFFSET 1";
 
-		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-			bind_arg(st, s);
-			while (sqlite3_step(st) == SQLITE_ROW)
-				fprintf(f, "%s%s", n++ ? " " : "", sqlite3_column_text(st, 0));
+		st = stmt_prepare(db, sql);
+		if (st) {
+			if (s->kind == SEL_NIGHTS)
+				stmt_bind_int64(st, 1, s->n);
+			while (stmt_step(st) == STMT_ROW)
+				fprintf(f, "%s%s", n++ ? " " : "", stmt_col_text(st, 0));
 		}
-		sqlite3_finalize(st);
+		stmt_finish(st);
 		if (!n)
 			fprintf(f, "%s (no nightly labels)", text);
 	} else {
@@ -163,8 +166,7 @@ static char *resolve(sqlite3 *db, const char *text, const struct sel *s)
 
 int select_runs(struct store *store, const char *sel, const char *cell_glob, struct runset *out)
 {
-	sqlite3 *db = store->db;
-	sqlite3_stmt *st = NULL;
+	struct stmt *st = NULL;
 	struct sel s;
 	char sql[1024], why[160];
 	size_t cap = 0;
@@ -177,12 +179,12 @@ int select_runs(struct store *store, const char *sel, const char *cell_glob, str
 		 "SELECT r.id, r.machine_id, r.cell, r.label, r.started_at, r.uuid FROM run r"
 		 " WHERE r.status = 'ok' AND (?1 IS NULL OR r.cell GLOB ?1) AND %s"
 		 " ORDER BY r.cell, r.machine_id, r.started_at, r.id", condition(s.kind));
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	st = stmt_prepare(store, sql);
+	if (!st)
 		return -EIO;
-	if (cell_glob)
-		sqlite3_bind_text(st, 1, cell_glob, -1, SQLITE_STATIC);
+	stmt_bind_text(st, 1, cell_glob);
 	bind_arg(st, &s);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = stmt_step(st)) == STMT_ROW) {
 		struct run_ref *r;
 
 		if (out->n == cap) {
@@ -197,8 +199,8 @@ int select_runs(struct store *store, const char *sel, const char *cell_glob, str
 			cap = ncap;
 		}
 		r = &out->run[out->n++];
-		r->id = sqlite3_column_int64(st, 0);
-		r->machine_id = sqlite3_column_int64(st, 1);
+		r->id = stmt_col_int64(st, 0);
+		r->machine_id = stmt_col_int64(st, 1);
 		r->cell = dup_col(st, 2);
 		r->label = dup_col(st, 3);
 		r->started_at = dup_col(st, 4);
@@ -208,13 +210,13 @@ int select_runs(struct store *store, const char *sel, const char *cell_glob, str
 			goto fail;
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc < 0)
 		goto fail;
-	sqlite3_finalize(st);
-	out->resolved = resolve(db, sel, &s);
+	stmt_finish(st);
+	out->resolved = resolve(store, sel, &s);
 	return out->resolved ? 0 : -ENOMEM;
 fail:
-	sqlite3_finalize(st);
+	stmt_finish(st);
 	runset_free(out);
 	return ret;
 }
@@ -234,18 +236,18 @@ void runset_free(struct runset *rs)
 
 int select_load_values(struct store *s, int64_t run_id, struct run_values *out)
 {
-	sqlite3 *db = s->db;
 	static const char *sql = "SELECT name, value, missing FROM run_metric WHERE run_id = ?"
 				 " ORDER BY name";
-	sqlite3_stmt *st;
+	struct stmt *st;
 	size_t cap = 0;
 	int rc, ret = -EIO;
 
 	memset(out, 0, sizeof(*out));
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	st = stmt_prepare(s, sql);
+	if (!st)
 		return -EIO;
-	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	stmt_bind_int64(st, 1, run_id);
+	while ((rc = stmt_step(st)) == STMT_ROW) {
 		if (out->n == cap) {
 			size_t ncap = cap ? 2 * cap : 16;
 			char **nn = realloc(out->name, ncap * sizeof(*nn));
@@ -267,20 +269,19 @@ int select_load_values(struct store *s, int64_t run_id, struct run_values *out)
 			cap = ncap;
 		}
 		out->name[out->n] = dup_col(st, 0);
-		out->value[out->n] = sqlite3_column_type(st, 1) == SQLITE_NULL ?
-				     NAN : sqlite3_column_double(st, 1);
+		out->value[out->n] = stmt_col_is_null(st, 1) ? NAN : stmt_col_double(st, 1);
 		out->missing[out->n] = dup_col(st, 2);
 		if (!out->name[out->n++]) {
 			ret = -ENOMEM;
 			goto fail;
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc < 0)
 		goto fail;
-	sqlite3_finalize(st);
+	stmt_finish(st);
 	return 0;
 fail:
-	sqlite3_finalize(st);
+	stmt_finish(st);
 	run_values_free(out);
 	return ret;
 }

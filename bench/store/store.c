@@ -59,24 +59,6 @@ const char *store_display(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-int store_unported(const char *path, const char *what)
-{
-	if (!store_is_pg_uri(store_resolve(path)))
-		return 0;
-	error("%s is not supported on PostgreSQL yet", what);
-	hint("run it on an SQLite database (--db PATH); on PostgreSQL today: run, sim, runs, show, db check, db init");
-	return EX_RESOURCE;
-}
-
-int store_pg_unported(struct store *s, const char *what)
-{
-	if (!s->pg)
-		return 0;
-	error("%s is not supported on PostgreSQL yet", what);
-	snprintf(s->pgerr, sizeof(s->pgerr), "%s is not supported on PostgreSQL yet", what);
-	return 1;
-}
-
 int store_exec(struct store *s, const char *sql)
 {
 	sqlite3 *db = s->db;

@@ -44,13 +44,6 @@ const char *store_resolve(const char *path);
 const char *store_display(const char *path, char *buf, size_t len);
 
 /*
- * For commands not yet ported to PostgreSQL: when path (resolved as above)
- * is a PostgreSQL address, print "WHAT is not supported on PostgreSQL
- * yet" with what is, and return EX_RESOURCE; else return 0.
- */
-int store_unported(const char *path, const char *what);
-
-/*
  * Open (creating if needed, with its directory) and migrate the database.
  * Sets WAL, busy timeout and foreign keys. Returns 0, or EX_FAIL/EX_RESOURCE
  * after printing why (e.g. a database from a newer sgabench). path goes

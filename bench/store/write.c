@@ -1,7 +1,9 @@
 /*
  * store/write.c - write a run: the machine row (found by fingerprint), the
- * run row, its tasks, values and metrics, in one transaction. Every INSERT
- * is built from the column descriptors of columns.h.
+ * run row, its tasks, values and metrics, in one transaction, on either
+ * engine. Every INSERT is built from the column descriptors of columns.h.
+ * Machines are inserted OR IGNORE and then read back, so many writers
+ * of one fingerprint on a server all succeed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,56 +13,27 @@
 #include "lib/log.h"
 #include "machine/sysinfo.h"
 #include "store/internal.h"
-#include "store/pg.h"
+#include "store/stmt.h"
 
-void store_bind_text(sqlite3_stmt *st, int i, const char *s)
+/*
+ * The prepared INSERT of table t (every column but the rowid); on
+ * PostgreSQL it returns the new rowid, which SQLite keeps by itself.
+ * ignore: a row whose key is there already is skipped. NULL on error.
+ */
+static struct stmt *prepare_insert(struct store *s, enum store_table_id t, int ignore)
 {
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
+	const struct store_table *tb = &store_tables[t];
+	char sql[2048], ins[2048];
+	size_t n;
 
-sqlite3_stmt *store_prepare(struct store *s, const char *sql)
-{
-	sqlite3_stmt *st;
-
-	/* Every reader and writer not ported to PostgreSQL ends here. */
-	if (store_pg_unported(s, "this query"))
+	if (!store_insert_sql(tb, ins, sizeof(ins)))
 		return NULL;
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		error("database: %s", sqlite3_errmsg(s->db));
-		return NULL;
-	}
-	return st;
-}
-
-/* Bind one value as parameter i. */
-static void bind_val(sqlite3_stmt *st, int i, const struct store_val *v)
-{
-	switch (v->kind) {
-	case SV_INT:
-		sqlite3_bind_int64(st, i, v->i);
-		break;
-	case SV_REAL:
-		sqlite3_bind_double(st, i, v->d);
-		break;
-	case SV_TEXT:
-		sqlite3_bind_text(st, i, v->s, -1, SQLITE_TRANSIENT);
-		break;
-	default:
-		sqlite3_bind_null(st, i);
-	}
-}
-
-/* The prepared INSERT of table t (every column but the rowid), or NULL. */
-static sqlite3_stmt *prepare_insert(struct store *s, enum store_table_id t)
-{
-	char sql[2048];
-
-	if (!store_insert_sql(&store_tables[t], sql, sizeof(sql)))
-		return NULL;
-	return store_prepare(s, sql);
+	/* "INSERT INTO t ..." as "INSERT OR IGNORE INTO t ..." */
+	n = (size_t)snprintf(sql, sizeof(sql), "%s%s", ignore ? "INSERT OR IGNORE" : "INSERT",
+			     ins + strlen("INSERT"));
+	if (store_is_pg(s) && tb->ncol && (tb->col[0].flags & COL_ROWID))
+		snprintf(sql + n, sizeof(sql) - n, " RETURNING %s", tb->col[0].name);
+	return stmt_prepare(s, sql);
 }
 
 /*
@@ -68,39 +41,53 @@ static sqlite3_stmt *prepare_insert(struct store *s, enum store_table_id t)
  * with the prepared st; *rowid (if not NULL) gets the new row's id.
  * Returns 0 or -1.
  */
-static int insert_row(struct store *s, sqlite3_stmt *st, enum store_table_id t,
-		      const struct store_val *v, int64_t *rowid)
+static int insert_row(struct stmt *st, enum store_table_id t, const struct store_val *v,
+		      int64_t *rowid)
 {
 	const struct store_table *tb = &store_tables[t];
-	int p = 1, rc;
+	int p = 1;
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	stmt_reset(st);
 	for (int i = 0; i < tb->ncol; i++)
 		if (!(tb->col[i].flags & COL_ROWID))
-			bind_val(st, p++, &v[i]);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
+			stmt_bind_val(st, p++, &v[i]);
+	if (stmt_step(st) < 0)
 		return -1;
 	if (rowid)
-		*rowid = sqlite3_last_insert_rowid(s->db);
+		*rowid = stmt_insert_id(st);
 	return 0;
 }
 
 int store_insert(struct store *s, enum store_table_id t, const struct store_val *v, int64_t *rowid)
 {
-	sqlite3_stmt *st = prepare_insert(s, t);
-	int ret = st ? insert_row(s, st, t, v, rowid) : -1;
+	struct stmt *st = prepare_insert(s, t, 0);
+	int ret = st ? insert_row(st, t, v, rowid) : -1;
 
-	sqlite3_finalize(st);
+	stmt_finish(st);
 	return ret;
+}
+
+/* The id of the machine with fingerprint fp into *id: 1 found, 0 not there, -1 error. */
+static int find_machine(struct store *s, const char *fp, int64_t *id)
+{
+	struct stmt *st = stmt_prepare(s, "SELECT id FROM machine WHERE fingerprint = ?");
+	int rc;
+
+	if (!st)
+		return -1;
+	stmt_bind_text(st, 1, fp);
+	rc = stmt_step(st);
+	if (rc == STMT_ROW)
+		*id = stmt_col_int64(st, 0);
+	stmt_finish(st);
+	return rc;
 }
 
 /* Find or insert the machine row for si; *id receives its id. */
 static int put_machine(struct store *s, const struct sysinfo *si, int64_t *id)
 {
 	struct store_val v[MACHINE_NCOL];
-	sqlite3_stmt *st;
+	struct stmt *st;
 	char *json = NULL, now[32];
 	size_t len = 0;
 	struct json j;
@@ -108,17 +95,9 @@ static int put_machine(struct store *s, const struct sysinfo *si, int64_t *id)
 	FILE *f;
 	int ret = -1;
 
-	st = store_prepare(s, "SELECT id FROM machine WHERE fingerprint = ?");
-	if (!st)
-		return -1;
-	store_bind_text(st, 1, si->fingerprint);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-		return 0;
-	}
-	sqlite3_finalize(st);
-
+	ret = find_machine(s, si->fingerprint, id);
+	if (ret)
+		return ret < 0 ? -1 : 0;
 	f = open_memstream(&json, &len);
 	if (!f)
 		return -1;
@@ -137,10 +116,15 @@ static int put_machine(struct store *s, const struct sysinfo *si, int64_t *id)
 	v[MACHINE_IS_VM] = sv_int(si->is_vm);
 	v[MACHINE_FIRST_SEEN] = sv_text(now);
 	v[MACHINE_INFO_JSON] = sv_text(json);
-	ret = store_insert(s, T_MACHINE, v, id);
-	if (ret)
-		error("database: storing the machine record: %s", sqlite3_errmsg(s->db));
+	/* A concurrent writer of the same machine (on a server) may win: keep its row. */
+	st = prepare_insert(s, T_MACHINE, 1);
+	ret = st ? insert_row(st, T_MACHINE, v, NULL) : -1;
+	stmt_finish(st);
 	free(json);
+	if (!ret && find_machine(s, si->fingerprint, id) != STMT_ROW)
+		ret = -1;
+	if (ret)
+		error("database: storing the machine record: %s", store_errmsg(s));
 	return ret;
 }
 
@@ -154,64 +138,146 @@ static int put_run_row(struct store *s, int64_t machine_id, const struct run_met
 	return store_insert(s, T_RUN, v, run_id);
 }
 
-/* Insert the task rows and every per-task event value. */
+/* Rows of one table inserted by one statement (fewer round trips to a server). */
+#define BATCH_ROWS 64
+#define BATCH_COLS 16
+
+/* Rows of table t waiting to be inserted together. */
+struct batch {
+	struct store *s;
+	enum store_table_id t;
+	struct stmt *full;	/* the INSERT of BATCH_ROWS rows, prepared at first use */
+	struct store_val v[BATCH_ROWS][BATCH_COLS];
+	size_t n;
+	int *failed;	/* shared by the batches of one run: after a failure, nothing more runs */
+};
+
+/*
+ * The INSERT of n rows of table t (every column but the rowid), or NULL.
+ * On PostgreSQL the ? are numbered in order by the driver.
+ */
+static struct stmt *prepare_rows(struct store *s, enum store_table_id t, size_t n)
+{
+	char one[2048], *sql, *vals;
+	struct stmt *st;
+	size_t len, vlen;
+
+	if (!store_insert_sql(&store_tables[t], one, sizeof(one)))
+		return NULL;
+	vals = strstr(one, " VALUES ") + 7;	/* " (?, ?, ...)" */
+	vlen = strlen(vals);
+	len = strlen(one) + n * (vlen + 1) + 1;
+	sql = malloc(len);
+	if (!sql)
+		return NULL;
+	snprintf(sql, len, "%s", one);
+	for (size_t i = 1; i < n; i++) {
+		strcat(sql, ",");
+		strcat(sql, vals);
+	}
+	st = stmt_prepare(s, sql);
+	free(sql);
+	return st;
+}
+
+/* Insert the b->n pending rows of b in one statement. 0 or -1. */
+static int batch_flush(struct batch *b)
+{
+	const struct store_table *tb = &store_tables[b->t];
+	struct stmt *st;
+	int p = 1;
+
+	if (*b->failed || !b->n)
+		return *b->failed;
+	if (b->n == BATCH_ROWS && !b->full)
+		b->full = prepare_rows(b->s, b->t, BATCH_ROWS);
+	st = b->n == BATCH_ROWS ? b->full : prepare_rows(b->s, b->t, b->n);
+	*b->failed = st ? 0 : -1;
+	if (st) {
+		stmt_reset(st);
+		for (size_t r = 0; r < b->n; r++)
+			for (int i = 0; i < tb->ncol; i++)
+				if (!(tb->col[i].flags & COL_ROWID))
+					stmt_bind_val(st, p++, &b->v[r][i]);
+		*b->failed = stmt_step(st) < 0 ? -1 : 0;
+		if (st != b->full)
+			stmt_finish(st);
+	}
+	b->n = 0;
+	return *b->failed;
+}
+
+/* Add row v (one value per descriptor column) to b, inserting when b is full. */
+static void batch_add(struct batch *b, const struct store_val *v)
+{
+	if (store_tables[b->t].ncol > BATCH_COLS) {
+		*b->failed = -1;
+		return;
+	}
+	memcpy(b->v[b->n++], v, (size_t)store_tables[b->t].ncol * sizeof(*v));
+	if (b->n == BATCH_ROWS)
+		batch_flush(b);
+}
+
+/* Insert what is pending and free b's statement. 0, or -1 when any insert of the run failed. */
+static int batch_end(struct batch *b)
+{
+	int ret = batch_flush(b);
+
+	stmt_finish(b->full);
+	return ret;
+}
+
+/* Insert the task rows, every per-task event value and the run metrics. */
 static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r)
 {
-	sqlite3_stmt *st = prepare_insert(s, T_TASK), *sv = prepare_insert(s, T_VALUE);
-	int ret = st && sv ? 0 : -1;
+	struct batch bt, bv, bm;
+	int failed = 0, ret;
 
-	for (unsigned t = 0; !ret && t < r->ntasks; t++) {
+	bt = (struct batch){ .s = s, .t = T_TASK, .failed = &failed };
+	bv = (struct batch){ .s = s, .t = T_VALUE, .failed = &failed };
+	bm = (struct batch){ .s = s, .t = T_METRIC, .failed = &failed };
+	for (unsigned t = 0; t < r->ntasks; t++) {
 		const struct task_result *tr = &r->task[t];
 		struct store_val tv[TASK_NCOL];
 
 		store_task_vals(run_id, t, tr, tv);
-		ret = insert_row(s, st, T_TASK, tv, NULL);
-		for (unsigned e = 0; !ret && e < r->nevents; e++) {
+		batch_add(&bt, tv);
+		for (unsigned e = 0; e < r->nevents; e++) {
 			struct store_val vv[VALUE_NCOL];
 
 			vv[VALUE_RUN_ID] = sv_int(run_id);
 			vv[VALUE_TASK] = sv_int(t);
 			vv[VALUE_EVENT] = sv_text(r->events[e]);
 			store_ev_cols(&tr->ev[e], &vv[VALUE_VALUE]);
-			ret = insert_row(s, sv, T_VALUE, vv, NULL);
+			batch_add(&bv, vv);
 		}
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(sv);
-	return ret;
-}
-
-/* Insert the run-level metrics. */
-static int put_metrics(struct store *s, int64_t run_id, const struct run_result *r)
-{
-	sqlite3_stmt *st = prepare_insert(s, T_METRIC);
-	int ret = st ? 0 : -1;
-
-	for (unsigned i = 0; i < r->nmetrics && !ret; i++) {
+	for (unsigned i = 0; i < r->nmetrics; i++) {
 		struct store_val v[METRIC_NCOL];
 
 		v[METRIC_RUN_ID] = sv_int(run_id);
 		v[METRIC_NAME] = sv_text(r->metric[i].name);
 		v[METRIC_VALUE] = sv_real(r->metric[i].value);
-		ret = insert_row(s, st, T_METRIC, v, NULL);
+		batch_add(&bm, v);
 	}
-	sqlite3_finalize(st);
-	return ret;
+	ret = batch_end(&bt);
+	ret = batch_end(&bv) || ret;
+	return batch_end(&bm) || ret ? -1 : 0;
 }
 
 /* Insert r's per-window rows (run --windows): one run_window row per task and window, and its counters. */
 static int put_windows(struct store *s, int64_t run_id, const struct run_result *r)
 {
-	sqlite3_stmt *sw, *sv;
-	int ret;
+	struct batch bw, bv;
+	int failed = 0, ret;
 
 	if (!r->nwindows || !r->win)
 		return 0;
-	sw = prepare_insert(s, T_RUN_WINDOW);
-	sv = prepare_insert(s, T_WINDOW_VALUE);
-	ret = sw && sv ? 0 : -1;
-	for (unsigned w = 0; !ret && w < r->nwindows; w++) {
-		for (unsigned t = 0; !ret && t < r->ntasks; t++) {
+	bw = (struct batch){ .s = s, .t = T_RUN_WINDOW, .failed = &failed };
+	bv = (struct batch){ .s = s, .t = T_WINDOW_VALUE, .failed = &failed };
+	for (unsigned w = 0; w < r->nwindows; w++) {
+		for (unsigned t = 0; t < r->ntasks; t++) {
 			const struct window_result *wr = &r->win[(size_t)w * r->ntasks + t];
 			struct store_val rw[RUN_WINDOW_NCOL];
 
@@ -220,8 +286,8 @@ static int put_windows(struct store *s, int64_t run_id, const struct run_result 
 			rw[RUN_WINDOW_TASK] = sv_int(t);
 			rw[RUN_WINDOW_ACCESSES] = sv_int((int64_t)wr->accesses);
 			rw[RUN_WINDOW_WINDOW_NS] = sv_int((int64_t)wr->window_ns);
-			ret = insert_row(s, sw, T_RUN_WINDOW, rw, NULL);
-			for (unsigned e = 0; !ret && e < r->nevents; e++) {
+			batch_add(&bw, rw);
+			for (unsigned e = 0; e < r->nevents; e++) {
 				struct store_val wv[WINDOW_VALUE_NCOL];
 
 				wv[WINDOW_VALUE_RUN_ID] = sv_int(run_id);
@@ -229,13 +295,12 @@ static int put_windows(struct store *s, int64_t run_id, const struct run_result 
 				wv[WINDOW_VALUE_TASK] = sv_int(t);
 				wv[WINDOW_VALUE_EVENT] = sv_text(r->events[e]);
 				store_ev_cols(&wr->ev[e], &wv[WINDOW_VALUE_VALUE]);
-				ret = insert_row(s, sv, T_WINDOW_VALUE, wv, NULL);
+				batch_add(&bv, wv);
 			}
 		}
 	}
-	sqlite3_finalize(sw);
-	sqlite3_finalize(sv);
-	return ret;
+	ret = batch_end(&bw);
+	return batch_end(&bv) || ret ? -1 : 0;
 }
 
 int store_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,
@@ -245,19 +310,17 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 	int ok = !r->status[0] || strcmp(r->status, "ok") == 0;
 	int64_t machine_id, id = 0;
 
-	if (s->pg)
-		return pg_put_run(s, si, m, r, run_id);
-	if (store_exec(s, "BEGIN IMMEDIATE"))
+	if (store_begin(s))
 		return -1;
 	if (put_machine(s, si, &machine_id) ||
 	    put_run_row(s, machine_id, m, r, &id) ||
-	    (ok && (put_tasks(s, id, r) || put_metrics(s, id, r) || put_windows(s, id, r)))) {
-		error("database: storing run %s: %s", r->uuid, sqlite3_errmsg(s->db));
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	    (ok && (put_tasks(s, id, r) || put_windows(s, id, r)))) {
+		error("database: storing run %s: %s", r->uuid, store_errmsg(s));
+		store_rollback(s);
 		return -1;
 	}
-	if (store_exec(s, "COMMIT")) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	if (store_commit(s)) {
+		store_rollback(s);
 		return -1;
 	}
 	if (run_id)

@@ -121,9 +121,11 @@ int main(void)
 	ok(store_open_ro(dbpath, &db) == 0, "read-only open of a known schema");
 	ok(store_load_run(db, "1", &s) == 0, "load by run id");
 	ok(strcmp(s.res.uuid, "11111111-1111-4111-8111-111111111111") == 0 && s.res.ntasks == 2 &&
-	   s.res.nevents == 2 && s.res.task[1].ev[0].value == 11 && s.res.task[1].ev[1].state == EV_NO_PMU &&
+	   s.res.nevents == 2 && s.res.task[1].ev[1].value == 11 && s.res.task[1].ev[0].state == EV_NO_PMU &&
 	   s.res.task[0].ft_minflt == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
 	   "the run reads back as it was stored");
+	ok(strcmp(s.res.events[0], "dTLB-load-misses") == 0 && strcmp(s.res.events[1], "page-faults") == 0,
+	   "its events come back sorted by name, the same on both engines");
 	store_free_run(&s);
 	ok(store_load_run(db, "33333333-3", &s) == 0 && strcmp(s.res.uuid, "33333333-3333-4333-8333-333333333333") == 0,
 	   "load by uuid prefix");

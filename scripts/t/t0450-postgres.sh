@@ -4,8 +4,8 @@
 # exit): two first migrations at once, 4 writers on a fresh database, sim
 # and run stored and read back with the same values as on SQLite, 8
 # concurrent writers with their own fingerprints, SGABENCH_DB, db check, a
-# run that fails mid-way leaves nothing, each connection error with its
-# exit code, and the commands not ported yet exit 3 saying so.
+# run that fails mid-way leaves nothing, and each connection error with its
+# exit code. t0455 runs the other commands on a server against SQLite.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 # shellcheck source=scripts/t/pg-lib.sh
@@ -171,20 +171,6 @@ test_expect_success 'a server whose schema is newer exits 3 and nothing is writt
 	run_sga runs --db "$PG_URI" && test_is "$rc" 3 &&
 	test_is "$(q "SELECT COUNT(*) FROM run")" "$before"
 '
-
-test_expect_success 'commands not ported yet exit 3 and say so' - <<\EOT
-	for cmd in "compare --baseline label:fleet-a --candidate label:fleet-b" \
-		"history --metric dTLB-loads" "db query sweep-runs 00000000" "export kcidb --origin t0450" \
-		"table --backend model"; do
-		# shellcheck disable=SC2086 # cmd is a list of words
-		run_sga $cmd --db "$PG_URI"
-		echo "$cmd: $rc $(head -n 1 "$TMPD/err")"
-	done >"$TMPD/unported"
-	run_sga db merge "$sdb" -o "$PG_URI"
-	echo "db merge: $rc $(head -n 1 "$TMPD/err")" >>"$TMPD/unported"
-	cat "$TMPD/unported"
-	test_is "$(grep -c ": 3 sgabench: error: .* is not supported on PostgreSQL yet$" "$TMPD/unported")" 6
-EOT
 
 test_expect_success 'the server stops with nothing left running' '
 	dir=$PG_DIR && pg_stop &&

@@ -1,0 +1,258 @@
+#!/bin/sh
+# t0455: the commands beyond run and show on a real PostgreSQL server
+# (pg-lib.sh starts and stops it), each against SQLite on the same data:
+# a fleet of model runs on three machines, a smoke sweep and stored
+# verdicts go into an SQLite file, db merge copies it to the server (and a
+# second merge adds nothing), then compare (also --cross-machine), history,
+# every named query of db query, the report and export kcidb give the same
+# output on both engines; the export validates against the KCIDB schema. Then the
+# server is merged back into a new SQLite file with the same runs, a sweep
+# stores straight into the server through db exec, table stores there, and
+# a server at schema 1 migrates when a run is stored.
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+# shellcheck source=scripts/t/pg-lib.sh
+. "$(dirname "$0")/pg-lib.sh"
+
+for tool in jq hyperfine flock; do
+	command -v "$tool" >/dev/null 2>&1 || skip_all "$tool not installed"
+done
+pg_start || skip_all "$pg_why"
+sdb=$TMPD/fleet.db
+
+# q SQL: one value from the sgabench database, as the superuser.
+q() { psql_pg "$1" sgabench; }
+
+# sga_db NW DB CMD...: sgabench CMD with --db DB after its first NW words
+# (before any "--").
+sga_db() {
+	nw=$1 d=$2
+	shift 2
+	n=$# i=0
+	for a in "$@"; do
+		[ "$i" -eq "$nw" ] && set -- "$@" --db "$d"
+		set -- "$@" "$a"
+		i=$((i + 1))
+	done
+	shift "$n"
+	"$SGABENCH" "$@"
+}
+
+# both OUT NW CMD...: run sgabench CMD (NW words of command) on SQLite,
+# then on the server; each output into OUT.lite and OUT.pg, JSON sorted
+# and without the envelope's clock and machine. Fails when either fails.
+both() {
+	out=$1 nwords=$2
+	shift 2
+	for e in lite pg; do
+		if [ "$e" = lite ]; then db=$sdb; else db=$PG_URI; fi
+		sga_db "$nwords" "$db" "$@" >"$TMPD/$out.raw" 2>"$TMPD/$out.err.$e" || {
+			echo "# $e: $* failed: $(head -n 2 "$TMPD/$out.err.$e")"
+			return 1
+		}
+		if jq -e . "$TMPD/$out.raw" >/dev/null 2>&1; then
+			jq -S 'if type == "object" then del(.command, .machine, .time) else . end' \
+				"$TMPD/$out.raw" >"$TMPD/$out.$e"
+		else
+			cp "$TMPD/$out.raw" "$TMPD/$out.$e"
+		fi
+	done
+}
+
+# same OUT: the two outputs of both are equal (a diff is printed when not).
+same() {
+	diff "$TMPD/$1.lite" "$TMPD/$1.pg" >"$TMPD/$1.diff" || { head -n 20 "$TMPD/$1.diff"; return 1; }
+}
+
+test_expect_success 'set-up: a fleet, a smoke sweep and verdicts in an SQLite file' - <<\EOT
+	(
+		for m in 1 2 3; do
+			for l in a a a b b b; do
+				SGABENCH_TEST_FINGERPRINT=$(printf '%016x' "$((0xf1ee7000 + m))") \
+					"$SGABENCH" sim --tasks 2 --rounds 2 --db "$sdb" --label "fleet-$l" >/dev/null || exit 1
+			done
+		done
+	) &&
+	SWEEP_JOBS=1 "$top/scripts/sweep" --db "$sdb" --label smoke-s --seed 3 configs/smoke \
+		>"$TMPD/sweep.out" 2>&1 || { tail -n 3 "$TMPD/sweep.out"; false; } &&
+	"$SGABENCH" compare --db "$sdb" --baseline label:fleet-a --candidate label:fleet-b \
+		--store-verdicts >/dev/null &&
+	test_is "$(sqlite3 "$sdb" "SELECT COUNT(*) FROM verdict WHERE baseline = 'label:fleet-a'")" 42
+EOT
+
+test_expect_success 'db merge copies the SQLite file into the server, a second time nothing' '
+	run_sga db merge "$sdb" -o "$PG_URI" --json && test_is "$rc" 0 &&
+	test_is "$(jq .total.runs_added "$TMPD/out")" "$(sqlite3 "$sdb" "SELECT COUNT(*) FROM run")" &&
+	test_is "$(jq .total.machines_added "$TMPD/out")" "$(sqlite3 "$sdb" "SELECT COUNT(*) FROM machine")" &&
+	test_is "$(jq .total.verdicts_added "$TMPD/out")" "$(sqlite3 "$sdb" "SELECT COUNT(*) FROM verdict")" &&
+	run_sga db merge "$sdb" -o "$PG_URI" --json && test_is "$rc" 0 &&
+	test_is "$(jq .total.runs_added "$TMPD/out")" 0 &&
+	test_is "$(jq .total.runs_skipped "$TMPD/out")" "$(sqlite3 "$sdb" "SELECT COUNT(*) FROM run")" &&
+	(
+		for t in machine run task value metric sweep timing noise verdict; do
+			test_is "$t $(q "SELECT COUNT(*) FROM $t")" "$t $(sqlite3 "$sdb" "SELECT COUNT(*) FROM $t")" || exit 1
+		done
+	)
+'
+
+test_expect_success GNUPLOT 'the report reads the same data from the server as from the file' - <<\EOT
+	(
+		for e in lite pg; do
+			if [ "$e" = lite ]; then d=$sdb; else d=$PG_URI; fi
+			"$top/report/mkreport" --db "$d" --out "$TMPD/rep.$e" --sweep smoke \
+				>"$TMPD/rep.$e.out" 2>&1 || { tail -n 3 "$TMPD/rep.$e.out"; exit 1; }
+		done
+	) &&
+	diff -r "$TMPD/rep.lite/data" "$TMPD/rep.pg/data" &&
+	grep -v "^Generated " "$TMPD/rep.lite/summary.md" >"$TMPD/sum.lite" &&
+	grep -v "^Generated " "$TMPD/rep.pg/summary.md" >"$TMPD/sum.pg" &&
+	diff "$TMPD/sum.lite" "$TMPD/sum.pg" &&
+	test_is "$(grep -c "$PG_PASSWORD" "$TMPD/rep.pg/summary.md" "$TMPD/rep.pg/index.html" | grep -vc ":0$")" 0
+EOT
+
+test_expect_success 'compare gives the same rows on both engines' '
+	both cmp 1 compare --baseline label:fleet-a --candidate label:fleet-b --json && same cmp &&
+	test_is "$(jq ".rows | length" "$TMPD/cmp.pg")" 42
+'
+
+test_expect_success 'compare --cross-machine gives the same rows on both engines' '
+	both cross 1 compare --cross-machine --baseline label:fleet-a --candidate label:fleet-b --json &&
+	same cross && test_is "$(jq .cross_machine "$TMPD/cross.pg")" true
+'
+
+test_expect_success 'history gives the same series on both engines' '
+	both hist 1 history --metric dTLB-load-misses --json && same hist &&
+	test "$(jq ".series | length" "$TMPD/hist.pg")" -ge 3 &&
+	both hist2 1 history --metric first-touch-faults && same hist2
+'
+
+test_expect_success 'every named query of db query gives the same rows on both engines' - <<\EOT
+(
+	sweep=$("$SGABENCH" db query --db "$sdb" sweep-latest smoke) && test -n "$sweep" &&
+	key=$("$SGABENCH" db query --db "$sdb" glance-key) && test -n "$key" &&
+	base=$(printf '%s\n' "$key" | cut -f1) cand=$(printf '%s\n' "$key" | cut -f2) &&
+	time=$(printf '%s\n' "$key" | cut -f3) &&
+	backend=$("$SGABENCH" db query --db "$sdb" model-backend "") &&
+	rows=0 &&
+	"$SGABENCH" db query --list | awk '{ print $1 }' >"$TMPD/names" &&
+	while read -r name; do
+		set -- "$name"
+		for a in $("$SGABENCH" db query --list | awk -v n="$name" '$1 == n' | cut -c24-64); do
+			case $a in
+			SWEEP_UUID) set -- "$@" "$sweep" ;;
+			SWEEP_NAME | NAME) set -- "$@" smoke ;;
+			N) set -- "$@" 5 ;;
+			LABEL) set -- "$@" fleet-a ;;
+			STATUS) set -- "$@" ok ;;
+			BACKEND) set -- "$@" "$backend" ;;
+			PATTERN) set -- "$@" "model:%" ;;
+			MACHINE_ID) set -- "$@" 1 ;;
+			METRIC) set -- "$@" first-touch-faults ;;
+			BASELINE) set -- "$@" "$base" ;;
+			CANDIDATE) set -- "$@" "$cand" ;;
+			TIME) set -- "$@" "$time" ;;
+			*) echo "# no test value for $a of $name"; exit 1 ;;
+			esac
+		done
+		both "q-$name" 2 db query -- "$@" || exit 1
+		# as sets of rows: a query without ORDER BY may list them in either order
+		sort -o "$TMPD/q-$name.lite" "$TMPD/q-$name.lite" &&
+		sort -o "$TMPD/q-$name.pg" "$TMPD/q-$name.pg" &&
+		same "q-$name" || { echo "# $name differs"; exit 1; }
+		if [ -s "$TMPD/q-$name.pg" ]; then rows=$((rows + 1)); fi
+	done <"$TMPD/names" &&
+	echo "# $rows of $(grep -c . "$TMPD/names") queries returned rows" &&
+	test "$rows" -ge 20
+)
+EOT
+
+test_expect_success 'db query --json types the values the same on both engines' '
+	both qj 2 db query --json machines-table && same qj &&
+	both qj2 2 db query --json -- sweeps-table && same qj2
+'
+
+test_expect_success 'export kcidb is the same document on both engines' '
+	both kcidb 2 export kcidb --origin t0455 && same kcidb &&
+	test_is "$(jq ".tests | length" "$TMPD/kcidb.pg")" \
+		"$(sqlite3 "$sdb" "SELECT COUNT(*) FROM run_metric m JOIN run r ON r.id = m.run_id WHERE r.status = '\''ok'\''")"
+'
+
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	test_set_prereq JSONSCHEMA
+fi
+test_expect_success JSONSCHEMA 'the export from the server validates against the KCIDB v5.3 schema' - <<\EOT
+	python3 - "$top/scripts/t/kcidb-v5.3.schema.json" "$TMPD/kcidb.raw" <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+v = jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker())
+errs = list(v.iter_errors(json.load(open(sys.argv[2]))))
+for e in errs[:3]:
+    print("# invalid at", "/".join(str(p) for p in e.absolute_path), ":", e.message[:160])
+sys.exit(1 if errs else 0)
+PY
+EOT
+
+test_expect_success 'db merge copies the server into a new SQLite file, a second time nothing' '
+	back=$TMPD/back.db &&
+	run_sga db merge "$PG_URI" -o "$back" --json && test_is "$rc" 0 &&
+	test_is "$(jq .total.runs_added "$TMPD/out")" "$(q "SELECT COUNT(*) FROM run")" &&
+	run_sga db merge "$PG_URI" -o "$back" --json && test_is "$rc" 0 &&
+	test_is "$(jq .total.runs_added "$TMPD/out")" 0 &&
+	(
+		for t in machine run task value metric sweep timing noise verdict; do
+			test_is "$t $(sqlite3 "$back" "SELECT COUNT(*) FROM $t")" "$t $(sqlite3 "$sdb" "SELECT COUNT(*) FROM $t")" || exit 1
+		done
+	) &&
+	"$SGABENCH" runs --db "$sdb" --limit 1000 --json | jq -S "[.[] | del(.run_id)]" >"$TMPD/runs-lite" &&
+	"$SGABENCH" runs --db "$back" --limit 1000 --json | jq -S "[.[] | del(.run_id)]" >"$TMPD/runs-back" &&
+	cmp "$TMPD/runs-lite" "$TMPD/runs-back"
+'
+
+test_expect_success 'a server and itself as input and output is a usage error' '
+	run_sga db merge "$PG_URI" -o "$PG_URI" && test_is "$rc" 2
+'
+
+test_expect_success 'a sweep stores straight into the server (db exec and db query there)' - <<\EOT
+	before=$(q "SELECT COUNT(*) FROM sweep")
+	SWEEP_JOBS=2 "$top/scripts/sweep" --db "$PG_URI" --label smoke-pg --seed 3 configs/smoke \
+		>"$TMPD/sweep-pg.out" 2>&1 || { tail -n 3 "$TMPD/sweep-pg.out"; false; } &&
+	test_is "$(q "SELECT COUNT(*) FROM sweep")" $((before + 1)) &&
+	uuid=$(q "SELECT uuid FROM sweep WHERE uuid NOT IN (SELECT uuid FROM sweep ORDER BY started_at LIMIT $before)") &&
+	test_is "$("$SGABENCH" db query --db "$PG_URI" sweep-runs "$uuid")" \
+		"$(q "SELECT COUNT(*) FROM run WHERE label LIKE 'smoke-pg%'")" &&
+	test "$(q "SELECT COUNT(*) FROM noise n JOIN machine m ON m.id = n.machine_id")" -gt 0 &&
+	test_is "$(grep -c "$PG_PASSWORD" "$TMPD/sweep-pg.out")" 0 &&
+	# the lock of a server is results/server.lock, not a path made of the URI
+	test ! -e "$top/postgresql:" && test -e "$top/results/server.lock"
+EOT
+
+test_expect_success 'table stores its runs on the server' '
+	before=$(q "SELECT COUNT(*) FROM run") &&
+	run_sga table --backend model --db "$PG_URI" && test_is "$rc" 0 &&
+	test "$(q "SELECT COUNT(*) FROM run")" -gt "$before"
+'
+
+test_expect_success 'a server at schema 1 migrates when a run is stored, its runs kept' - <<\EOT
+	psql_pg "CREATE DATABASE old OWNER sgabench" &&
+	old=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/old?|') &&
+	"$SGABENCH" sim --tasks 2 --rounds 2 --db "$old" --label before >/dev/null &&
+	# schema 1 is schema 2 without its two tables and two verdict columns
+	psql_pg "DROP TABLE window_value; DROP TABLE run_window;
+		ALTER TABLE verdict DROP COLUMN noise_floor, DROP COLUMN mde;
+		DELETE FROM sgabench_schema WHERE version = 2" old &&
+	test_is "$(psql_pg "SELECT MAX(version) FROM sgabench_schema" old)" 1 &&
+	run_sga runs --db "$old" --json && test_is "$rc" 0 && test_is "$(jq length "$TMPD/out")" 1 &&
+	run_sga sim --tasks 2 --rounds 2 --db "$old" --label after && test_is "$rc" 0 &&
+	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2" &&
+	test_is "$(psql_pg "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'verdict' AND column_name IN ('noise_floor', 'mde')" old)" 2 &&
+	test_is "$(psql_pg "SELECT string_agg(label, ',' ORDER BY id) FROM run" old)" "before,after" &&
+	run_sga db check --db "$old" --json && test_is "$rc" 0 &&
+	test_is "$(jq .foreign_key_problems "$TMPD/out")" 0
+EOT
+
+test_expect_success 'the server stops with nothing left running' '
+	dir=$PG_DIR && pg_stop &&
+	test ! -d "$dir" &&
+	test_is "$(ps -eo args | grep -F "$dir" | grep -vc grep)" 0
+'
+test_done
