@@ -121,16 +121,16 @@ static int select_sides(struct cmp *c)
 	return 0;
 }
 
-/* Open the database read-only (or read-write for --store-verdicts); 3 when missing/unknown. */
+/* Open the database read-only (or read-write for --store-verdicts); 0 or store_open's -errno. */
 static int open_db(struct cmp *c)
 {
 	int ret = store_open_ro(c->db, &c->db_handle);
 
 	if (ret || !c->store)
-		return ret ? EX_RESOURCE : 0;
+		return ret;
 	store_close(c->db_handle);
 	c->db_handle = NULL;
-	return store_open(c->db, &c->db_handle) ? EX_RESOURCE : 0;
+	return store_open(c->db, &c->db_handle);
 }
 
 int cmd_compare(int argc, char **argv)

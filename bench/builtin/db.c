@@ -27,33 +27,34 @@
 
 #define MAX_INPUTS 1024
 
-/* Open input path read-only (its schema known to this build). Returns 0 or an exit status. */
+/* Open input path read-only (its schema known to this build). Returns 0 or
+ * -errno, the message printed: -ENOENT, -EINVAL (it is the output too),
+ * -EPROTONOSUPPORT (a schema this build does not know), or store_open_ro's. */
 static int open_input(const char *path, const struct stat *outst, struct store **db)
 {
 	struct stat st;
-	int ver = -1, ret;
+	int ver = -1;
 
 	if (store_is_pg_uri(path)) {
 		/* a server: store_open_ro checks its schema version */
-		ret = store_open_ro(path, db);
-		return ret == EX_USAGE ? EX_USAGE : ret ? EX_RESOURCE : 0;
+		return store_open_ro(path, db);
 	}
 	if (stat(path, &st) != 0) {
 		error("db merge: no database at '%s'", path);
-		return EX_RESOURCE;
+		return -ENOENT;
 	}
 	if (outst && st.st_dev == outst->st_dev && st.st_ino == outst->st_ino) {
 		error("db merge: '%s' is both an input and the output", path);
 		hint("write the merge to a new file with -o");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	if (store_probe_version(path, &ver) || ver < 1 || ver > store_schema_version()) {
 		error("db merge: '%s' has schema version %d; this sgabench knows 1..%d", path, ver,
 		      store_schema_version());
 		hint("merge it with the sgabench that wrote it, or a newer one");
-		return EX_RESOURCE;
+		return -EPROTONOSUPPORT;
 	}
-	return store_open_ro(path, db) ? EX_RESOURCE : 0;
+	return store_open_ro(path, db);
 }
 
 struct merge_opts {
@@ -124,10 +125,9 @@ static int db_merge(int argc, char **argv)
 		if (ret)
 			goto out;
 	}
-	if (store_open(o.output, &out)) {
-		ret = EX_RESOURCE;
+	ret = store_open(o.output, &out);
+	if (ret)
 		goto out;
-	}
 	ret = EX_FAIL;
 	if (store_begin(out))
 		goto out;
@@ -204,7 +204,7 @@ static int db_check(int argc, char **argv)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
 	ret = store_open_ro(o.db, &db);
 	if (ret)
-		return ret == EX_USAGE ? EX_USAGE : EX_RESOURCE;
+		return ret;
 	o.db = store_display(o.db, shown, sizeof(shown));
 	if (store_check(db, &c)) {
 		error("db check: reading '%s': %s", o.db, store_errmsg(db));

@@ -164,8 +164,9 @@ int db_exec(int argc, char **argv)
 	}
 	if (np > 0 && !(w = pick("exec", pos[0], 1, np - 1)))
 		return EX_USAGE;
-	if (store_open(o.io.db, &s))
-		return EX_RESOURCE;
+	ret = store_open(o.io.db, &s);
+	if (ret)
+		return ret;
 	ret = store_begin(s) ? EX_FAIL : 0;
 	if (!ret)
 		ret = w ? (store_named_exec(s, w, pos + 1, &changes) ? EX_FAIL : 0)
@@ -191,7 +192,7 @@ int db_init(int argc, char **argv)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
 	ret = store_open(o.io.db, &s);
 	if (ret)
-		return ret == EX_USAGE ? EX_USAGE : EX_RESOURCE;
+		return ret;
 	store_close(s);
 	return EX_OK;
 }

@@ -343,8 +343,9 @@ int cmd_history(int argc, char **argv)
 		hint("e.g. sgabench history --metric minor-faults --cell '*tasks=8 *'");
 		return EX_USAGE;
 	}
-	if (store_open_ro(o.io.db, &db))
-		return EX_RESOURCE;
+	ret = store_open_ro(o.io.db, &db);
+	if (ret)
+		return ret;
 	ret = list_series(db, &o, &s, &ns);
 	if (!ret && ns == 0) {
 		error("history: no successful runs of a cell matching '%s'%s%s", o.cell,

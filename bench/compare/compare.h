@@ -105,7 +105,8 @@ int cmp_higher_better(const struct cmp *c, const char *metric);
 /* Add a note (shown after the table and in the JSON). */
 void cmp_note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Pair the runs by cell (and machine) and compute every row. Returns 0 or an exit status. */
+/* Pair the runs by cell (and machine) and compute every row. Returns 0,
+ * -ENOMEM, or -EIO when the store could not be read (message printed). */
 int cmp_build_rows(struct cmp *c);
 
 /* BH over all rows, then a verdict for each; returns the number of regressions or -1. */

@@ -280,6 +280,6 @@ out:
 		error("compare: out of memory");
 	else if (ret)
 		error("compare: reading run values: %s", store_errmsg(c->db_handle));
-	return ret ? EX_FAIL : 0;
+	return ret == -ENOMEM ? ret : ret ? -EIO : 0;
 }
 

@@ -3,6 +3,7 @@
  * errors, translate and apply the migrations of schema.c under an advisory
  * lock, and the small helpers the other pg_*.c files share.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,8 +223,9 @@ fail:
 }
 
 /*
- * Print why connecting failed, with the fix: EX_USAGE when libpq found the
- * URI's values invalid (a port that is no number), else EX_RESOURCE.
+ * Print why connecting failed, with the fix: -EINVAL when libpq found the
+ * URI's values invalid (a port that is no number), else -ECONNREFUSED
+ * (no server, or it refused us: a resource this machine lacks).
  */
 static int connect_failed(const char *uri, PGconn *c)
 {
@@ -237,7 +239,7 @@ static int connect_failed(const char *uri, PGconn *c)
 	if (strstr(msg, "invalid ") && !strstr(msg, "connection to server")) {
 		error("bad PostgreSQL URI: %s", msg);
 		hint("postgresql://[USER[:PASSWORD]@][HOST][:PORT]/DATABASE[?host=SOCKETDIR]");
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	error("cannot connect to PostgreSQL: %s", msg);
 	if (strstr(msg, "authentication failed") || strstr(msg, "password"))
@@ -246,7 +248,7 @@ static int connect_failed(const char *uri, PGconn *c)
 		hint("create them on the server: createuser ROLE; createdb -O ROLE DATABASE");
 	else
 		hint("start the server, or fix the host, port or socket directory in the URI");
-	return EX_RESOURCE;
+	return -ECONNREFUSED;
 }
 
 int pg_open(const char *uri, int migrate, struct store **out)
@@ -261,14 +263,14 @@ int pg_open(const char *uri, int migrate, struct store **out)
 		error("bad PostgreSQL URI: %s", perr ? perr : "out of memory");
 		hint("postgresql://[USER[:PASSWORD]@][HOST][:PORT]/DATABASE[?host=SOCKETDIR]");
 		PQfreemem(perr);
-		return EX_USAGE;
+		return -EINVAL;
 	}
 	PQconninfoFree(opts);
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->path = strdup(store_display(uri, shown, sizeof(shown))))) {
 		free(s);
 		error("out of memory");
-		return EX_FAIL;
+		return -ENOMEM;
 	}
 	s->pg = PQconnectdb(uri);
 	if (!s->pg || PQstatus(s->pg) != CONNECTION_OK) {
@@ -282,14 +284,14 @@ int pg_open(const char *uri, int migrate, struct store **out)
 	if (migrate ? pg_migrate(s) : pg_schema_version(s, &v)) {
 		error("cannot use database '%s'", s->path);
 		store_close(s);
-		return EX_RESOURCE;
+		return -EPROTONOSUPPORT;
 	}
 	if (!migrate && (v < 1 || v > store_schema_version())) {
 		error("'%s' is not an sgabench database this version knows (schema %d)", s->path, v);
 		hint(v < 1 ? "create it with 'sgabench db init --db URI' or store a run"
 			   : "use a newer sgabench");
 		store_close(s);
-		return EX_RESOURCE;
+		return -EPROTONOSUPPORT;
 	}
 	*out = s;
 	return 0;

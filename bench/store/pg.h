@@ -15,11 +15,11 @@
 
 /*
  * Connect to the server at uri (a postgresql:// or postgres:// URI) and,
- * when migrate, apply pending migrations. Returns 0; EX_USAGE for a URI
- * libpq cannot parse; EX_RESOURCE for an unreachable server, refused
- * credentials, a missing database or role, or a schema newer than this
- * sgabench (or, read-only, no sgabench schema at all); each with the
- * message and the fix printed.
+ * when migrate, apply pending migrations. Returns 0; -EINVAL for a URI
+ * libpq cannot parse; -ECONNREFUSED for an unreachable server, refused
+ * credentials, a missing database or role; -EPROTONOSUPPORT for a schema
+ * newer than this sgabench (or, read-only, no sgabench schema at all);
+ * -ENOMEM; each with the message and the fix printed.
  */
 int pg_open(const char *uri, int migrate, struct store **out);
 

@@ -4,6 +4,7 @@
  * --db is refused with the reason; nothing else is reachable, since no
  * store is ever on PostgreSQL here.
  */
+#include <errno.h>
 #include <stdio.h>
 #include "lib/log.h"
 #include "store/pg.h"
@@ -12,7 +13,7 @@ int pg_open(const char *uri, int migrate, struct store **out)
 {
 	error("'%s': this sgabench was built without PostgreSQL (libpq); use an SQLite path", uri);
 	hint("the host build (make) has it; a static CROSS build does not");
-	return EX_RESOURCE;
+	return -EPROTONOSUPPORT;
 }
 
 void pg_close(struct store *s)

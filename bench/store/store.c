@@ -146,7 +146,7 @@ static int open_common(const char *path, int flags, struct store **out)
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
 		error("out of memory");
-		return EX_FAIL;
+		return -ENOMEM;
 	}
 
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
@@ -168,7 +168,7 @@ static int open_common(const char *path, int flags, struct store **out)
 		sqlite3_close(db);
 		free(s->path);
 		free(s);
-		return missing_dir ? EX_RESOURCE : EX_FAIL;
+		return missing_dir ? -ENOENT : -EIO;
 	}
 	sqlite3_busy_timeout(db, STORE_BUSY_MS);
 	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
@@ -213,14 +213,14 @@ int store_open(const char *path, struct store **out)
 	if (set_wal(s) || store_exec(s, "PRAGMA synchronous = NORMAL")) {
 		error("cannot use database '%s'", path);
 		store_close(s);
-		return EX_FAIL;
+		return -EIO;
 	}
 	ret = store_migrate(s);
 	if (ret) {
 		error("cannot use database '%s'", path);
 		store_close(s);
 		/* a newer schema: a newer sgabench is the missing resource, as for 'runs' */
-		return ret == -EPROTONOSUPPORT ? EX_RESOURCE : EX_FAIL;
+		return ret == -EPROTONOSUPPORT ? ret : -EIO;
 	}
 	*out = s;
 	return 0;
@@ -239,7 +239,7 @@ int store_open_ro(const char *path, struct store **out)
 	if (stat(path, &st) != 0) {
 		error("no database at '%s'", path);
 		hint("runs are stored by 'sgabench run'; or give --db PATH");
-		return EX_RESOURCE;
+		return -ENOENT;
 	}
 	ret = open_common(path, SQLITE_OPEN_READONLY, &s);
 	if (ret)
@@ -249,7 +249,7 @@ int store_open_ro(const char *path, struct store **out)
 		error("'%s' is not an sgabench database this version knows (schema %d)", path,
 		      user_version(db, &v) ? -1 : v);
 		store_close(s);
-		return EX_RESOURCE;
+		return -EPROTONOSUPPORT;
 	}
 	*out = s;
 	return 0;

@@ -45,16 +45,19 @@ const char *store_display(const char *path, char *buf, size_t len);
 
 /*
  * Open (creating if needed, with its directory) and migrate the database.
- * Sets WAL, busy timeout and foreign keys. Returns 0, or EX_FAIL/EX_RESOURCE
- * after printing why (e.g. a database from a newer sgabench). path goes
- * through store_resolve(); a PostgreSQL address connects with libpq and
- * migrates under an advisory lock: EX_USAGE for a bad URI, EX_RESOURCE
- * for an unreachable server, refused credentials or a newer schema.
+ * Sets WAL, busy timeout and foreign keys. Returns 0, or -errno after
+ * printing why: -ENOENT when the directory does not exist, -EPROTONOSUPPORT
+ * for a database from a newer sgabench (or a build without libpq given a
+ * PostgreSQL URI), -ENOMEM, or -EIO when SQLite fails. path goes through
+ * store_resolve(); a PostgreSQL address connects with libpq and migrates
+ * under an advisory lock: -EINVAL for a bad URI, -ECONNREFUSED for an
+ * unreachable server or refused credentials.
  */
 int store_open(const char *path, struct store **out);
 
-/* Open an existing database read-only, without migrating; fails if its
- * schema version is unknown to this build. Returns 0 or EX_FAIL. */
+/* Open an existing database read-only, without migrating. Returns 0, or
+ * -errno after printing why: -ENOENT when there is none, -EPROTONOSUPPORT
+ * when its schema version is unknown to this build, else as store_open. */
 int store_open_ro(const char *path, struct store **out);
 
 /*
