@@ -88,22 +88,22 @@ const struct named_stmt store_named[] = {
 	  "cell, metric, verdict, ratio [CI], floor, MDE, runs of one stored comparison (schema 2)",
 	  "SELECT v.cell, v.metric, v.verdict,"
 	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
-	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END,"
-	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END,"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END AS ratio,"
+	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END AS floor,"
 	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
-	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END,"
-	  " v.n_base || ' / ' || v.n_cand"
+	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END AS mde,"
+	  " v.n_base || ' / ' || v.n_cand AS runs"
 	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id", NULL },
 	{ "glance-rows-v1", 3, 0, "BASELINE CANDIDATE TIME",
 	  "as glance-rows, for a schema 1 database (no floor or MDE stored)",
 	  "SELECT v.cell, v.metric, v.verdict,"
 	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
-	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END,"
-	  " CASE WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END AS ratio,"
+	  " CASE WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END AS floor,"
 	  " CASE WHEN NULL IS NULL AND v.n_base > 0 THEN 'none'"
-	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
-	  " v.n_base || ' / ' || v.n_cand"
+	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END AS mde,"
+	  " v.n_base || ' / ' || v.n_cand AS runs"
 	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id", NULL },
 	{ "noise-samples", 3, 0, "SWEEP_NAME N SWEEP_UUID",
@@ -112,20 +112,20 @@ const struct named_stmt store_named[] = {
 	  " (wall-s from hyperfine when the run has none)",
   NOISE_SAMPLES("rowid"), NOISE_SAMPLES("uuid") },
 	{ "sweep-runs", 1, 0, "SWEEP_UUID", "how many runs the sweep stored",
-	  "SELECT COUNT(DISTINCT run_uuid) FROM timing WHERE sweep_uuid = ?1", NULL },
+	  "SELECT COUNT(DISTINCT run_uuid) AS runs FROM timing WHERE sweep_uuid = ?1", NULL },
 	{ "sweep-label", 1, 0, "SWEEP_UUID", "'name, started, order seed N' of a sweep",
-	  "SELECT name || ', ' || started_at || ', order seed ' || COALESCE(CAST(order_seed AS TEXT), '?')"
+	  "SELECT name || ', ' || started_at || ', order seed ' || COALESCE(CAST(order_seed AS TEXT), '?') AS sweep"
 	  " FROM sweep WHERE uuid = ?1", NULL },
 	/* ---- scripts/nightly ---- */
 	{ "label-runs", 2, 0, "LABEL STATUS", "how many runs carry LABEL with STATUS (ok, failed)",
-	  "SELECT COUNT(*) FROM run WHERE label = ?1 AND status = ?2", NULL },
+	  "SELECT COUNT(*) AS runs FROM run WHERE label = ?1 AND status = ?2", NULL },
 	{ "nights-before", 1, 0, "LABEL",
 	  "how many other nightly labels have ok runs on the machines that ran LABEL",
-	  "SELECT COUNT(DISTINCT label) FROM run WHERE label GLOB 'nightly-*' AND status = 'ok'"
+	  "SELECT COUNT(DISTINCT label) AS nights FROM run WHERE label GLOB 'nightly-*' AND status = 'ok'"
 	  " AND label <> ?1 AND machine_id IN (SELECT machine_id FROM run WHERE label = ?1)", NULL },
 	/* ---- report/mkreport ---- */
 	{ "model-runs", 1, 0, "LABEL", "successful model runs (of LABEL; empty: any)",
-	  "SELECT COUNT(*) FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
+	  "SELECT COUNT(*) AS runs FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
 	  " AND (?1 = '' OR r.label = ?1)", NULL },
 	{ "model-backend", 1, 0, "LABEL", "the backend of the latest model run of the rounds pattern",
 	  "SELECT backend FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
@@ -137,7 +137,7 @@ const struct named_stmt store_named[] = {
 	  " AND r.tasks = 2 AND m.value IS NOT NULL AND r.backend = ?1"
 	  " AND (?2 = '' OR r.label = ?2) ORDER BY r.rounds, r.sharedctx", NULL },
 	{ "cover-missing", 0, 0, "", "backend, reason, runs for runs whose dTLB-load-misses is missing",
-	  "SELECT r.backend, m.missing, COUNT(DISTINCT r.id) FROM run r JOIN run_metric m"
+	  "SELECT r.backend, m.missing, COUNT(DISTINCT r.id) AS runs FROM run r JOIN run_metric m"
 	  " ON m.run_id = r.id AND m.name = 'dTLB-load-misses' WHERE " OK_RUN
 	  " AND m.value IS NULL GROUP BY 1, 2", NULL },
 	{ "sweep-latest", 1, 0, "NAME", "the uuid of the latest sweep called NAME that stored timings",
@@ -151,7 +151,7 @@ const struct named_stmt store_named[] = {
 	  " ORDER BY started_at DESC LIMIT 1", NULL },
 	{ "scaling-points", 1, 0, "SWEEP_UUID",
 	  "layout, tasks, metric, value of the sweep's page-table, fault and wall-time samples",
-	  "SELECT " LAYOUT ", r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  "SELECT " LAYOUT " AS layout, r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
 	  " JOIN run_metric m ON m.run_id = r.id WHERE t.sweep_uuid = ?1 AND " OK_RUN
 	  " AND m.value IS NOT NULL"
 	  " AND m.name IN ('pagetables-delta-bytes', 'pte-bytes', 'first-touch-faults')"
@@ -165,7 +165,8 @@ const struct named_stmt store_named[] = {
 	{ "nightly-points", 1, 0, "MACHINE_ID",
 	  "cell, short cell, metric, night (YYYYMMDD), value of the machine's 8 latest nightly cells",
 	  "SELECT r.cell, 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds ||"
-	  " CASE WHEN r.sharedctx <> 0 THEN ' ctx' ELSE '' END, m.name, substr(r.label, 9, 8), m.value"
+	  " CASE WHEN r.sharedctx <> 0 THEN ' ctx' ELSE '' END AS short_cell, m.name,"
+	  " substr(r.label, 9, 8) AS night, m.value"
 	  " FROM run r JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE " OK_RUN " AND r.machine_id = ?1 AND r.label GLOB 'nightly-[0-9]*'"
 	  " AND m.value IS NOT NULL AND r.cell IN (SELECT cell FROM run"
@@ -175,7 +176,7 @@ const struct named_stmt store_named[] = {
 	{ "machine-fingerprint", 1, 0, "MACHINE_ID", "the fingerprint of a machine",
 	  "SELECT fingerprint FROM machine WHERE id = ?1", NULL },
 	{ "machine-count", 0, 0, "", "how many machine fingerprints the database holds",
-	  "SELECT COUNT(*) FROM machine", NULL },
+	  "SELECT COUNT(*) AS machines FROM machine", NULL },
 	{ "fleet-metric", 0, 0, "", "the native metric measured on the most machines",
 	  "SELECT m.name FROM run r JOIN run_metric m ON m.run_id = r.id WHERE " OK_RUN
 	  " AND r.backend = 'native' AND m.value IS NOT NULL"
@@ -184,8 +185,8 @@ const struct named_stmt store_named[] = {
 	  " m.name = 'accesses-per-s' DESC LIMIT 1", NULL },
 	{ "fleet-points", 1, 0, "METRIC",
 	  "machine, short cell, value of METRIC for the 6 native cells run on most machines",
-	  "SELECT substr(c.fingerprint, 1, 8) || ' ' || substr(COALESCE(c.cpu_model, '?'), 1, 28),"
-	  " 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds, m.value"
+	  "SELECT substr(c.fingerprint, 1, 8) || ' ' || substr(COALESCE(c.cpu_model, '?'), 1, 28) AS machine,"
+	  " 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds AS short_cell, m.value"
 	  " FROM run r JOIN machine c ON c.id = r.machine_id JOIN run_metric m ON m.run_id = r.id"
 	  " AND m.name = ?1 WHERE " OK_RUN " AND r.backend = 'native' AND m.value IS NOT NULL"
 	  " AND r.cell IN (SELECT r2.cell FROM run r2 JOIN run_metric m2 ON m2.run_id = r2.id"
@@ -194,7 +195,7 @@ const struct named_stmt store_named[] = {
 	  " LIMIT 6) ORDER BY 2, 1", NULL },
 	{ "design-points", 1, 0, "SWEEP_UUID",
 	  "cell, preset, sharedctx, tasks, metric, value of a model sweep's page walks and estimates",
-	  "SELECT r.cell, substr(r.backend, 7), r.sharedctx, r.tasks, m.name, m.value FROM timing t"
+	  "SELECT r.cell, substr(r.backend, 7) AS preset, r.sharedctx, r.tasks, m.name, m.value FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL"
 	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4", NULL },
@@ -207,13 +208,13 @@ const struct named_stmt store_named[] = {
 	  " (SELECT COUNT(*) FROM run r WHERE r.machine_id = machine.id) AS runs"
 	  " FROM machine ORDER BY id", NULL },
 	{ "verdicts-table", 0, 0, "", "the 60 latest verdicts, formatted",
-	  "SELECT v.created_at, v.verdict, printf('%.4f', v.ratio),"
-	  " printf('[%.4f, %.4f]', v.ci_lo, v.ci_hi), printf('%.2g', v.p_value),"
-	  " printf('%.2g', v.q_value), v.n_base || ' / ' || v.n_cand, v.metric, v.cell,"
-	  " COALESCE(v.reason, ''), v.method FROM verdict v ORDER BY v.id DESC LIMIT 60", NULL },
+	  "SELECT v.created_at, v.verdict, printf('%.4f', v.ratio) AS ratio,"
+	  " printf('[%.4f, %.4f]', v.ci_lo, v.ci_hi) AS ci, printf('%.2g', v.p_value) AS p_value,"
+	  " printf('%.2g', v.q_value) AS q_value, v.n_base || ' / ' || v.n_cand AS runs, v.metric, v.cell,"
+	  " COALESCE(v.reason, '') AS reason, v.method FROM verdict v ORDER BY v.id DESC LIMIT 60", NULL },
 	{ "noise-floors", 0, 0, "", "the latest 2000 noise floors: cell, metric, floor, samples,"
 	  " machine (for report/noise.sh)",
-	  "SELECT n.cell, n.metric, n.floor, n.samples, substr(c.fingerprint, 1, 8)"
+	  "SELECT n.cell, n.metric, n.floor, n.samples, substr(c.fingerprint, 1, 8) AS machine"
 	  " FROM noise n JOIN machine c ON c.id = n.machine_id"
 	  " ORDER BY n.measured_at DESC, n.cell, n.metric LIMIT 2000", NULL },
 	{ "sweeps-table", 0, 0, "", "the 20 latest sweeps: name, started, seed, runs, uuid",
@@ -221,20 +222,20 @@ const struct named_stmt store_named[] = {
 	  " (SELECT COUNT(DISTINCT run_uuid) FROM timing t WHERE t.sweep_uuid = s.uuid) AS runs, s.uuid"
 	  " FROM sweep s ORDER BY s.started_at DESC LIMIT 20", NULL },
 	{ "labels-table", 0, 0, "", "label, backend, status, runs, first and last start",
-	  "SELECT COALESCE(r.label, '(none)'), r.backend, r.status, COUNT(*), MIN(r.started_at),"
-	  " MAX(r.started_at) FROM run r GROUP BY 1, 2, 3 ORDER BY MAX(r.started_at) DESC LIMIT 30", NULL },
+	  "SELECT COALESCE(r.label, '(none)') AS label, r.backend, r.status, COUNT(*) AS runs,"
+	  " MIN(r.started_at) AS first_started, MAX(r.started_at) AS last_started FROM run r GROUP BY 1, 2, 3 ORDER BY MAX(r.started_at) DESC LIMIT 30", NULL },
 	{ "database-summary", 0, 0, "", "one line: runs, failed, machines, sweeps, verdicts, latest run",
 	  "SELECT 'database: ' || COUNT(*) || ' runs (' ||"
 	  " COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) ||"
 	  " ' failed) on ' || (SELECT COUNT(*) FROM machine) || ' machine(s), ' ||"
 	  " (SELECT COUNT(*) FROM sweep) || ' sweep(s), ' || (SELECT COUNT(*) FROM verdict) ||"
-	  " ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') FROM run", NULL },
+	  " ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') AS summary FROM run", NULL },
 	{ "latest-verdicts", 0, 0, "", "'N verdict, ...' of the latest comparison stored",
-	  "SELECT group_concat(n || ' ' || verdict, ', ') FROM (SELECT verdict, COUNT(*) AS n"
+	  "SELECT group_concat(n || ' ' || verdict, ', ') AS verdicts FROM (SELECT verdict, COUNT(*) AS n"
 	  " FROM verdict WHERE created_at = (SELECT MAX(created_at) FROM verdict)"
 	  " GROUP BY verdict ORDER BY verdict) AS counts", NULL },
 	{ "latest-comparison", 0, 0, "", "'time, baseline vs candidate' of the latest comparison",
-	  "SELECT created_at || ', ' || baseline || ' vs ' || candidate FROM verdict"
+	  "SELECT created_at || ', ' || baseline || ' vs ' || candidate AS comparison FROM verdict"
 	  " WHERE created_at = (SELECT MAX(created_at) FROM verdict) ORDER BY id LIMIT 1", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL, NULL },
 };

@@ -126,7 +126,7 @@ test_expect_success 'history gives the same series on both engines' '
 	both hist2 1 history --metric first-touch-faults && same hist2
 '
 
-test_expect_success 'every named query of db query gives the same rows on both engines' - <<\EOT
+test_expect_success 'every named query of db query gives the same rows, and the same JSON keys and types, on both engines' - <<\EOT
 (
 	sweep=$("$SGABENCH" db query --db "$sdb" sweep-latest smoke) && test -n "$sweep" &&
 	key=$("$SGABENCH" db query --db "$sdb" glance-key) && test -n "$key" &&
@@ -159,6 +159,14 @@ test_expect_success 'every named query of db query gives the same rows on both e
 		sort -o "$TMPD/q-$name.lite" "$TMPD/q-$name.lite" &&
 		sort -o "$TMPD/q-$name.pg" "$TMPD/q-$name.pg" &&
 		same "q-$name" || { echo "# $name differs"; exit 1; }
+		# and --json: the same keys (every expression column has an
+		# alias) and the same types, as sets of rows
+		both "qj-$name" 2 db query --json -- "$@" || exit 1
+		for e in lite pg; do
+			jq -S 'sort' "$TMPD/qj-$name.$e" >"$TMPD/qj-$name.sorted.$e" || exit 1
+			mv "$TMPD/qj-$name.sorted.$e" "$TMPD/qj-$name.$e"
+		done
+		same "qj-$name" || { echo "# $name --json differs"; exit 1; }
 		if [ -s "$TMPD/q-$name.pg" ]; then rows=$((rows + 1)); fi
 	done <"$TMPD/names" &&
 	echo "# $rows of $(grep -c . "$TMPD/names") queries returned rows" &&
