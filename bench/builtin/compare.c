@@ -21,39 +21,41 @@
 
 #define SYNOPSIS "--baseline SEL --candidate SEL [options]"
 
+/* What compare parses: the shared --db and --json rows, and the comparison's own. */
+struct compare_args {
+	struct read_cfg io;
+	struct cmp c;
+};
+
 static const struct opt compare_opts[] = {
-	{ .name = "baseline", .type = OPT_STR, .off = offsetof(struct cmp, baseline),
+	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = offsetof(struct compare_args, io) },
+	{ .name = "baseline", .type = OPT_STR, .off = offsetof(struct compare_args, c.baseline),
 	  .metavar = "SEL",
 	  .help = "baseline runs: label:TEXT, tonight, last-N-nights, last-N, uuid:U1,U2, since:DATE" },
-	{ .name = "candidate", .type = OPT_STR, .off = offsetof(struct cmp, candidate),
+	{ .name = "candidate", .type = OPT_STR, .off = offsetof(struct compare_args, c.candidate),
 	  .metavar = "SEL",
 	  .help = "candidate runs (same selectors)" },
-	{ .name = "db", .type = OPT_STR, .off = offsetof(struct cmp, db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "database" },
-	{ .name = "metric", .type = OPT_STR, .off = offsetof(struct cmp, metrics),
+	{ .name = "metric", .type = OPT_STR, .off = offsetof(struct compare_args, c.metrics),
 	  .metavar = "M,...", .defhelp = "all",
 	  .help = "metrics to compare" },
-	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct cmp, cell),
+	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct compare_args, c.cell),
 	  .metavar = "PATTERN", .defhelp = "all",
 	  .help = "only cells matching this GLOB pattern" },
-	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct cmp, hb_last),
+	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct compare_args, c.hb_last),
 	  .metavar = "M,...", .defhelp = "*-per-s",
 	  .help = "metrics where higher is better (repeatable)" },
-	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct cmp, dp.threshold), .dmax = 10,
+	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.threshold), .dmax = 10,
 	  .metavar = "R", .def = "0.02",
 	  .help = "smallest relative change reported" },
-	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct cmp, dp.alpha), .dmin = 1e-9, .dmax = 0.5,
+	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.alpha), .dmin = 1e-9, .dmax = 0.5,
 	  .metavar = "P", .def = "0.01",
 	  .help = "Mann-Whitney U significance level" },
-	{ .name = "fdr", .type = OPT_DOUBLE, .off = offsetof(struct cmp, dp.fdr), .dmin = 1e-9, .dmax = 0.5,
+	{ .name = "fdr", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.fdr), .dmin = 1e-9, .dmax = 0.5,
 	  .metavar = "Q", .def = "0.05",
 	  .help = "Benjamini-Hochberg false discovery rate" },
-	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct cmp, json),
-	  .help = "machine-readable output" },
-	{ .name = "store-verdicts", .type = OPT_FLAG, .off = offsetof(struct cmp, store),
+	{ .name = "store-verdicts", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.store),
 	  .help = "write the verdicts to the verdict table" },
-	{ .name = "cross-machine", .type = OPT_FLAG, .off = offsetof(struct cmp, cross),
+	{ .name = "cross-machine", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.cross),
 	  .help = "pair runs by cell across machine fingerprints" },
 	{ NULL },
 };
@@ -98,7 +100,7 @@ static int check_selectors(const struct cmp *c)
 }
 
 /* Select both sides; a side with no runs is a missing resource. */
-static int select_sides(struct cmp *c)
+static int select_sides(struct cmp *c, const char *db)
 {
 	const char *name[2] = { "baseline", "candidate" }, *sel[2] = { c->baseline, c->candidate };
 	struct runset *rs[2] = { &c->base, &c->cand };
@@ -114,7 +116,7 @@ static int select_sides(struct cmp *c)
 		if (rs[i]->n == 0) {
 			error("compare: no successful runs match the %s '%s'%s%s", name[i], sel[i],
 			      c->cell ? " with --cell " : "", c->cell ? c->cell : "");
-			hint("list the stored runs with 'sgabench runs --db %s'", c->db);
+			hint("list the stored runs with 'sgabench runs --db %s'", db);
 			return EX_RESOURCE;
 		}
 	}
@@ -122,34 +124,35 @@ static int select_sides(struct cmp *c)
 }
 
 /* Open the database read-only (or read-write for --store-verdicts); 0 or store_open's -errno. */
-static int open_db(struct cmp *c)
+static int open_db(struct cmp *c, const char *db)
 {
-	int ret = store_open_ro(c->db, &c->db_handle);
+	int ret = store_open_ro(db, &c->db_handle);
 
 	if (ret || !c->store)
 		return ret;
 	store_close(c->db_handle);
 	c->db_handle = NULL;
-	return store_open(c->db, &c->db_handle);
+	return store_open(db, &c->db_handle);
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	struct cmp *c = calloc(1, sizeof(*c));
+	struct compare_args *a = calloc(1, sizeof(*a));
+	struct cmp *c = a ? &a->c : NULL;
 	int ret, regressions;
 
 	if (!c) {
 		error("compare: out of memory");
 		return EX_FAIL;
 	}
-	c->db = STORE_DEFAULT_PATH;
 	stats_decide_defaults(&c->dp);
-	ret = opt_parse(compare_opts, c, argc, argv, "compare", SYNOPSIS, NULL, NULL);
+	ret = opt_parse(compare_opts, a, argc, argv, "compare", SYNOPSIS, NULL, NULL);
 	if (ret == OPT_HELP_SHOWN) {
 		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
 		       "regression when the Mann-Whitney U p <= alpha, its Benjamini-Hochberg q\n"
-		       "(over all rows) <= fdr, and the bootstrap 95%% CI of median(cand)/median(base)\n"
-		       "lies beyond max(threshold, the cell's A/A noise floor) on the bad side;\n"
+		       "(over all rows) <= fdr, and the ratio median(cand)/median(base) lies beyond\n"
+		       "max(threshold, the cell's A/A noise floor) on the bad side (its bootstrap 95%%\n"
+		       "CI is reported, not required to clear it);\n"
 		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
 		       "or the sizes cannot reach alpha. Lower is better unless --higher-better.\n"
 		       "exit: 0 no regression, 1 regression, 2 usage error, 3 no database, unknown\n"
@@ -162,7 +165,7 @@ int cmd_compare(int argc, char **argv)
 	collect_higher_better(c, argc, argv);
 	if (c->metrics)
 		c->nmetric = cmp_split_list(c->metrics, c->metric, CMP_MAX_LIST);
-	if ((ret = open_db(c)) || (ret = select_sides(c)))
+	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c, a->io.db)))
 		goto out;
 	ret = cmp_build_rows(c);
 	if (ret)
@@ -182,7 +185,7 @@ int cmd_compare(int argc, char **argv)
 		ret = EX_FAIL;
 		goto out;
 	}
-	if (c->json)
+	if (a->io.json)
 		cmp_print_json(c, stdout);
 	else
 		cmp_print_human(c, stdout);
@@ -192,6 +195,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	ret = regressions ? EX_FAIL : EX_OK;
 out:
-	cmp_free(c);
+	cmp_release(c);
+	free(a);
 	return ret;
 }

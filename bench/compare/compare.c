@@ -49,7 +49,7 @@ void cmp_note(struct cmp *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-void cmp_free(struct cmp *c)
+void cmp_release(struct cmp *c)
 {
 	for (size_t i = 0; c->bv && i < c->base.n; i++)
 		run_values_free(&c->bv[i]);
@@ -69,5 +69,4 @@ void cmp_free(struct cmp *c)
 	free(c->rows);
 	if (c->db_handle)
 		store_close(c->db_handle);
-	free(c);
 }

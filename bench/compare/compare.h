@@ -43,8 +43,8 @@ struct cmp_row {
 
 struct cmp {
 	/* options (builtin/compare.c's table fills these) */
-	const char *baseline, *candidate, *db, *metrics, *cell, *hb_last;
-	int json, store, cross;
+	const char *baseline, *candidate, *metrics, *cell, *hb_last;
+	int store, cross;
 	struct decide_params dp;
 	char *hb[CMP_MAX_LIST];
 	size_t nhb;
@@ -122,6 +122,7 @@ void cmp_print_human(const struct cmp *c, FILE *f);
 void cmp_print_json(const struct cmp *c, FILE *f);
 void cmp_print_notes(const struct cmp *c, FILE *f);
 
-void cmp_free(struct cmp *c);
+/* Free what c holds (not c itself) and close its store. */
+void cmp_release(struct cmp *c);
 
 #endif
