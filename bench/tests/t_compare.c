@@ -91,7 +91,8 @@ static void add_run(sqlite3 *db, int machine, const char *cell, const char *labe
 	exec(db, sql);
 }
 
-/* Run a subcommand with stdout and stderr captured in files; returns its exit status. */
+/* Run a subcommand with stdout and stderr captured in files; returns its
+ * exit status, its return mapped by builtin_exit() as main() maps it. */
 static int run_cmd(int (*fn)(int, char **), char **argv)
 {
 	int argc = 0, so = dup(1), se = dup(2), ret;
@@ -103,7 +104,7 @@ static int run_cmd(int (*fn)(int, char **), char **argv)
 	fflush(stdout);
 	dup2(fo, 1);
 	dup2(fe, 2);
-	ret = fn(argc, argv);
+	ret = builtin_exit(fn(argc, argv));
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);
