@@ -82,6 +82,11 @@ static int put(char *buf, size_t len, size_t *n, const char *s)
 
 char *store_insert_sql(const struct store_table *t, char *buf, size_t len)
 {
+	return store_insert_sql_cols(t, NULL, buf, len);
+}
+
+char *store_insert_sql_cols(const struct store_table *t, const int *present, char *buf, size_t len)
+{
 	size_t n = 0;
 	int first = 1, bad = 0;
 
@@ -89,7 +94,7 @@ char *store_insert_sql(const struct store_table *t, char *buf, size_t len)
 	bad |= put(buf, len, &n, t->name);
 	bad |= put(buf, len, &n, " (");
 	for (int i = 0; i < t->ncol; i++) {
-		if (t->col[i].flags & COL_ROWID)
+		if ((t->col[i].flags & COL_ROWID) || (present && !present[i]))
 			continue;
 		bad |= put(buf, len, &n, first ? "" : ", ");
 		bad |= put(buf, len, &n, t->col[i].name);
@@ -98,7 +103,7 @@ char *store_insert_sql(const struct store_table *t, char *buf, size_t len)
 	bad |= put(buf, len, &n, ") VALUES (");
 	first = 1;
 	for (int i = 0; i < t->ncol; i++) {
-		if (t->col[i].flags & COL_ROWID)
+		if ((t->col[i].flags & COL_ROWID) || (present && !present[i]))
 			continue;
 		bad |= put(buf, len, &n, first ? "?" : ", ?");
 		first = 0;

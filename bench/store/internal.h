@@ -52,6 +52,38 @@ const char *store_columns_sql(struct store *s);
  */
 char *store_insert_sql(const struct store_table *t, char *buf, size_t len);
 
+/* As store_insert_sql, naming only the columns i with present[i] (all when NULL). */
+char *store_insert_sql_cols(const struct store_table *t, const int *present, char *buf, size_t len);
+
+/* Rows of one table inserted by one statement (fewer round trips to a server). */
+#define STORE_BATCH_ROWS 64
+#define STORE_BATCH_COLS 16
+
+/* Rows of table t waiting to be inserted together (store/batch.c). */
+struct store_batch {
+	struct store *s;
+	enum store_table_id t;
+	struct stmt *full;	/* the INSERT of STORE_BATCH_ROWS rows, prepared at first use */
+	struct store_val v[STORE_BATCH_ROWS][STORE_BATCH_COLS];
+	size_t n;
+	int *failed;		/* shared by related batches: after a failure, nothing more runs */
+	const int *present;	/* columns to insert (NULL: all but the rowid); the others get defaults */
+	int copy_text;		/* copy text values: the caller's pointers die before the flush */
+};
+
+/* Start b for table t on s; *failed is shared (set to -1 on any failure). */
+void store_batch_init(struct store_batch *b, struct store *s, enum store_table_id t, int *failed,
+		      const int *present, int copy_text);
+
+/* Add row v (one value per descriptor column) to b, inserting when b is full. */
+void store_batch_add(struct store_batch *b, const struct store_val *v);
+
+/* Insert the pending rows in one statement. 0, or -1 when any insert of b's group failed. */
+int store_batch_flush(struct store_batch *b);
+
+/* Insert what is pending and free b's statement. 0, or -1 when any insert of b's group failed. */
+int store_batch_end(struct store_batch *b);
+
 /*
  * Insert row v of table t (one value per descriptor column; the rowid's is
  * ignored). *rowid, when not NULL, gets the new row's id. Returns 0 or -1

@@ -22,6 +22,7 @@ struct merge {
 	struct store_merge_count *c;
 	struct idmap machines;
 	int present[T_NTABLES][64];	/* the input has column i of table t */
+	int has[T_NTABLES];		/* the input has table t (an older schema may not) */
 	struct stmt *sel[T_NTABLES], *find[T_NTABLES], *ins[T_NTABLES], *del[T_NTABLES];
 };
 
@@ -64,7 +65,7 @@ static int find_present(struct merge *m)
 
 			for (int i = 0; i < tb->ncol && i < 64; i++)
 				if (name && strcmp(name, tb->col[i].name) == 0)
-					m->present[t][i] = 1;
+					m->present[t][i] = m->has[t] = 1;
 		}
 		stmt_finish(st);
 	}
@@ -193,14 +194,49 @@ static int step_done(struct merge *m, struct stmt *st)
 	return 0;
 }
 
-static int copy_table(struct merge *m, enum store_table_id t, int64_t src_run, int64_t dst_run);
-
-/* Copy the child rows (task, value, metric) of input run src to output run dst. */
+/*
+ * Copy the child rows (task, value, metric, windows) of input run src to
+ * output run dst: the run is new in the output, so are its children, and
+ * they go in batches of STORE_BATCH_ROWS rows (one round trip each on a
+ * server). Only the columns the input has are written; the others get
+ * their defaults. 0 or -1 (printed).
+ */
 static int copy_children(struct merge *m, int64_t src, int64_t dst)
 {
-	for (int t = 0; t < T_NTABLES; t++)
-		if (store_tables[t].merge == MERGE_CHILD && copy_table(m, t, src, dst))
+	for (int t = 0; t < T_NTABLES; t++) {
+		const struct store_table *tb = &store_tables[t];
+		struct stmt *sel = m->sel[t];
+		struct store_batch b;
+		struct store_val v[STORE_BATCH_COLS];
+		int failed = 0, rc;
+
+		if (tb->merge != MERGE_CHILD || !m->has[t])
+			continue;
+		store_batch_init(&b, m->out, t, &failed, m->present[t], 1);
+		stmt_reset(sel);
+		stmt_bind_int64(sel, 1, src);
+		while (!failed && (rc = stmt_step(sel)) == STMT_ROW) {
+			for (int i = 0; i < tb->ncol && i < STORE_BATCH_COLS; i++) {
+				unsigned f = tb->col[i].flags;
+
+				v[i] = stmt_col_val(sel, i);
+				if (f & COL_RUN)
+					v[i] = sv_int(dst);
+				else if ((f & COL_MACHINE) && v[i].kind != SV_NULL)
+					v[i] = sv_int(map_id(&m->machines, v[i].i));
+			}
+			store_batch_add(&b, v);
+		}
+		stmt_reset(sel);
+		if (store_batch_end(&b) || failed) {
+			error("database: %s", store_errmsg(m->out));
 			return -1;
+		}
+		if (rc < 0) {
+			error("database: reading '%s': %s", store_path(m->in), store_errmsg(m->in));
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -307,9 +343,10 @@ int store_merge(struct store *out, struct store *in, struct store_merge_count *c
 	int ret = find_present(&m);
 
 	for (int t = 0; !ret && t < T_NTABLES; t++)
-		ret = prepare_table(&m, t);
+		if (m.has[t])
+			ret = prepare_table(&m, t);
 	for (int t = 0; !ret && t < T_NTABLES; t++)
-		if (store_tables[t].merge != MERGE_CHILD)
+		if (m.has[t] && store_tables[t].merge != MERGE_CHILD)
 			ret = copy_table(&m, t, -1, -1);
 	for (int t = 0; t < T_NTABLES; t++) {
 		stmt_finish(m.sel[t]);

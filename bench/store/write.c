@@ -138,111 +138,21 @@ static int put_run_row(struct store *s, int64_t machine_id, const struct run_met
 	return store_insert(s, T_RUN, v, run_id);
 }
 
-/* Rows of one table inserted by one statement (fewer round trips to a server). */
-#define BATCH_ROWS 64
-#define BATCH_COLS 16
-
-/* Rows of table t waiting to be inserted together. */
-struct batch {
-	struct store *s;
-	enum store_table_id t;
-	struct stmt *full;	/* the INSERT of BATCH_ROWS rows, prepared at first use */
-	struct store_val v[BATCH_ROWS][BATCH_COLS];
-	size_t n;
-	int *failed;	/* shared by the batches of one run: after a failure, nothing more runs */
-};
-
-/*
- * The INSERT of n rows of table t (every column but the rowid), or NULL.
- * On PostgreSQL the ? are numbered in order by the driver.
- */
-static struct stmt *prepare_rows(struct store *s, enum store_table_id t, size_t n)
-{
-	char one[2048], *sql, *vals;
-	struct stmt *st;
-	size_t len, vlen;
-
-	if (!store_insert_sql(&store_tables[t], one, sizeof(one)))
-		return NULL;
-	vals = strstr(one, " VALUES ") + 7;	/* " (?, ?, ...)" */
-	vlen = strlen(vals);
-	len = strlen(one) + n * (vlen + 1) + 1;
-	sql = malloc(len);
-	if (!sql)
-		return NULL;
-	snprintf(sql, len, "%s", one);
-	for (size_t i = 1; i < n; i++) {
-		strcat(sql, ",");
-		strcat(sql, vals);
-	}
-	st = stmt_prepare(s, sql);
-	free(sql);
-	return st;
-}
-
-/* Insert the b->n pending rows of b in one statement. 0 or -1. */
-static int batch_flush(struct batch *b)
-{
-	const struct store_table *tb = &store_tables[b->t];
-	struct stmt *st;
-	int p = 1;
-
-	if (*b->failed || !b->n)
-		return *b->failed;
-	if (b->n == BATCH_ROWS && !b->full)
-		b->full = prepare_rows(b->s, b->t, BATCH_ROWS);
-	st = b->n == BATCH_ROWS ? b->full : prepare_rows(b->s, b->t, b->n);
-	*b->failed = st ? 0 : -1;
-	if (st) {
-		stmt_reset(st);
-		for (size_t r = 0; r < b->n; r++)
-			for (int i = 0; i < tb->ncol; i++)
-				if (!(tb->col[i].flags & COL_ROWID))
-					stmt_bind_val(st, p++, &b->v[r][i]);
-		*b->failed = stmt_step(st) < 0 ? -1 : 0;
-		if (st != b->full)
-			stmt_finish(st);
-	}
-	b->n = 0;
-	return *b->failed;
-}
-
-/* Add row v (one value per descriptor column) to b, inserting when b is full. */
-static void batch_add(struct batch *b, const struct store_val *v)
-{
-	if (store_tables[b->t].ncol > BATCH_COLS) {
-		*b->failed = -1;
-		return;
-	}
-	memcpy(b->v[b->n++], v, (size_t)store_tables[b->t].ncol * sizeof(*v));
-	if (b->n == BATCH_ROWS)
-		batch_flush(b);
-}
-
-/* Insert what is pending and free b's statement. 0, or -1 when any insert of the run failed. */
-static int batch_end(struct batch *b)
-{
-	int ret = batch_flush(b);
-
-	stmt_finish(b->full);
-	return ret;
-}
-
 /* Insert the task rows, every per-task event value and the run metrics. */
 static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r)
 {
-	struct batch bt, bv, bm;
+	struct store_batch bt, bv, bm;
 	int failed = 0, ret;
 
-	bt = (struct batch){ .s = s, .t = T_TASK, .failed = &failed };
-	bv = (struct batch){ .s = s, .t = T_VALUE, .failed = &failed };
-	bm = (struct batch){ .s = s, .t = T_METRIC, .failed = &failed };
+	store_batch_init(&bt, s, T_TASK, &failed, NULL, 0);
+	store_batch_init(&bv, s, T_VALUE, &failed, NULL, 0);
+	store_batch_init(&bm, s, T_METRIC, &failed, NULL, 0);
 	for (unsigned t = 0; t < r->ntasks; t++) {
 		const struct task_result *tr = &r->task[t];
 		struct store_val tv[TASK_NCOL];
 
 		store_task_vals(run_id, t, tr, tv);
-		batch_add(&bt, tv);
+		store_batch_add(&bt, tv);
 		for (unsigned e = 0; e < r->nevents; e++) {
 			struct store_val vv[VALUE_NCOL];
 
@@ -250,7 +160,7 @@ static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r
 			vv[VALUE_TASK] = sv_int(t);
 			vv[VALUE_EVENT] = sv_text(r->events[e]);
 			store_ev_cols(&tr->ev[e], &vv[VALUE_VALUE]);
-			batch_add(&bv, vv);
+			store_batch_add(&bv, vv);
 		}
 	}
 	for (unsigned i = 0; i < r->nmetrics; i++) {
@@ -259,23 +169,23 @@ static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r
 		v[METRIC_RUN_ID] = sv_int(run_id);
 		v[METRIC_NAME] = sv_text(r->metric[i].name);
 		v[METRIC_VALUE] = sv_real(r->metric[i].value);
-		batch_add(&bm, v);
+		store_batch_add(&bm, v);
 	}
-	ret = batch_end(&bt);
-	ret = batch_end(&bv) || ret;
-	return batch_end(&bm) || ret ? -1 : 0;
+	ret = store_batch_end(&bt);
+	ret = store_batch_end(&bv) || ret;
+	return store_batch_end(&bm) || ret ? -1 : 0;
 }
 
 /* Insert r's per-window rows (run --windows): one run_window row per task and window, and its counters. */
 static int put_windows(struct store *s, int64_t run_id, const struct run_result *r)
 {
-	struct batch bw, bv;
+	struct store_batch bw, bv;
 	int failed = 0, ret;
 
 	if (!r->nwindows || !r->win)
 		return 0;
-	bw = (struct batch){ .s = s, .t = T_RUN_WINDOW, .failed = &failed };
-	bv = (struct batch){ .s = s, .t = T_WINDOW_VALUE, .failed = &failed };
+	store_batch_init(&bw, s, T_RUN_WINDOW, &failed, NULL, 0);
+	store_batch_init(&bv, s, T_WINDOW_VALUE, &failed, NULL, 0);
 	for (unsigned w = 0; w < r->nwindows; w++) {
 		for (unsigned t = 0; t < r->ntasks; t++) {
 			const struct window_result *wr = &r->win[(size_t)w * r->ntasks + t];
@@ -286,7 +196,7 @@ static int put_windows(struct store *s, int64_t run_id, const struct run_result 
 			rw[RUN_WINDOW_TASK] = sv_int(t);
 			rw[RUN_WINDOW_ACCESSES] = sv_int((int64_t)wr->accesses);
 			rw[RUN_WINDOW_WINDOW_NS] = sv_int((int64_t)wr->window_ns);
-			batch_add(&bw, rw);
+			store_batch_add(&bw, rw);
 			for (unsigned e = 0; e < r->nevents; e++) {
 				struct store_val wv[WINDOW_VALUE_NCOL];
 
@@ -295,12 +205,12 @@ static int put_windows(struct store *s, int64_t run_id, const struct run_result 
 				wv[WINDOW_VALUE_TASK] = sv_int(t);
 				wv[WINDOW_VALUE_EVENT] = sv_text(r->events[e]);
 				store_ev_cols(&wr->ev[e], &wv[WINDOW_VALUE_VALUE]);
-				batch_add(&bv, wv);
+				store_batch_add(&bv, wv);
 			}
 		}
 	}
-	ret = batch_end(&bw);
-	return batch_end(&bv) || ret ? -1 : 0;
+	ret = store_batch_end(&bw);
+	return store_batch_end(&bv) || ret ? -1 : 0;
 }
 
 int store_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,

@@ -110,4 +110,18 @@ EOT
 test_expect_success "all its runs, the missing column NULL" - <<-\EOT
 	test_is "$(sqlite3 "$TMPD/new.db" "SELECT COUNT(*) || ' ' || COUNT(reason) FROM run")" "35 0"
 EOT
+
+# A schema 1 database (no per-window tables, no floor or MDE in verdicts)
+# merges too: the tables it lacks are skipped, not read.
+cp "$TMPD/local.db" "$TMPD/v1.db"
+sqlite3 "$TMPD/v1.db" "DROP TABLE window_value; DROP TABLE run_window;
+	ALTER TABLE verdict DROP COLUMN noise_floor; ALTER TABLE verdict DROP COLUMN mde; PRAGMA user_version = 1"
+run_sga db merge "$TMPD/v1.db" -o "$TMPD/from-v1.db" --json
+test_expect_success "a schema 1 input merges: exit 0" - <<-\EOT
+	test_is "$rc" 0
+EOT
+test_expect_success "with all its runs, tasks and values" - <<-\EOT
+	test_is "$(sqlite3 "$TMPD/from-v1.db" "SELECT (SELECT COUNT(*) FROM run) || ' ' || (SELECT COUNT(*) FROM task) || ' ' || (SELECT COUNT(*) FROM value)")" \
+		"$(sqlite3 "$TMPD/v1.db" "SELECT (SELECT COUNT(*) FROM run) || ' ' || (SELECT COUNT(*) FROM task) || ' ' || (SELECT COUNT(*) FROM value)")"
+EOT
 test_done
