@@ -3,8 +3,13 @@
 #   make            build bench/sgabench
 #   make run        the main job: table, scaling sweep, report (installs deps as root)
 #   make check      build and run every test (installs deps as root)
+#   make prove      the same tests under prove(1) (TAP::Harness), e.g. PROVE_OPTS=-j2
 #   make bench      speed benchmarks (touch loop, model)
 #   make kernel-check  apply, build and boot-test the sparc64 kernel series
+#   make lab        boot QEMU guests (arm64 with a PMU, x86-64 with NUMA and
+#                   SMT) on Debian's 6.1 kernels and run the lab suite in each
+#   make CROSS=aarch64-linux-gnu-   a static build for that triplet, from
+#                   Debian's multiarch -dev packages, in build/<triplet>/sgabench
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -13,12 +18,32 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(DEVELOPER),1)
 WARN    += -Werror
 endif
+# libpq (PostgreSQL) in the host build; the static guest builds (CROSS)
+# leave it out and get store/pg_none.c, which says so.
+PKGS    := sqlite3 numa libpq
+NO_PG_SRC := bench/store/pg_none.c
+PKG_CONFIG ?= pkg-config
+B       := build
+SGABENCH := bench/sgabench
+# CROSS=<triplet>- : a static binary for that triplet (also x86_64-linux-gnu-
+# for this machine's own), linked against the multiarch libraries of
+# /usr/lib/<triplet>, built in build/<triplet>. Only the binary: no tests.
+ifneq ($(CROSS),)
+TRIPLET := $(patsubst %-,%,$(CROSS))
+CC      := $(CROSS)gcc
+PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET)/pkgconfig pkg-config --static
+B       := build/$(TRIPLET)
+SGABENCH := $(B)/sgabench
+LDFLAGS += -static
 PKGS    := sqlite3 numa
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma)
+NO_PG_SRC := bench/store/pg.c bench/store/pg_read.c bench/store/pg_write.c
+PG_FLAGS := -DSGA_NO_PG
+endif
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma $(if $(CROSS),,-lpq))
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
-             -Ibench -Iworkloads -DSGA_VERSION='"$(VERSION)"' -MMD -MP
+             $(PG_FLAGS) -Ibench -I. -DSGA_VERSION='"$(VERSION)"' -MMD -MP
 LDLIBS  := $(PKG_LIBS) -lpfm -lm -lpthread
 
 ifneq ($(V),1)
@@ -28,8 +53,9 @@ QLD = @echo ' LINK $@';
 QAR = @echo '   AR $@';
 endif
 
-B        := build
-LIB_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c bench/model/*.c)) $(wildcard workloads/*.c)
+# Every folder of bench/ but tests/ and micro/ is library code (see README: Layout).
+LIB_DIRS := builtin lib machine native model store stats compare output
+LIB_SRC  := $(filter-out $(NO_PG_SRC),$(foreach d,$(LIB_DIRS),$(wildcard bench/$(d)/*.c))) $(wildcard workloads/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 MAIN_OBJ := $(B)/obj/bench/main.o
 TEST_SRC := $(wildcard bench/tests/t_*.c)
@@ -37,11 +63,14 @@ TEST_BIN := $(TEST_SRC:bench/tests/%.c=$(B)/tests/%)
 MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
-SGABENCH := bench/sgabench
 
-.PHONY: all run check test bench deps kernel-check kernel-check-quick clean shellcheck
+.PHONY: all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
 
+ifneq ($(CROSS),)
+all: $(SGABENCH)
+else
 all: $(SGABENCH) $(TEST_BIN) $(MICRO_BIN)
+endif
 
 $(B)/obj/%.o: %.c $(B)/version-$(VERSION)
 	@mkdir -p $(dir $@)
@@ -55,7 +84,7 @@ $(LIB): $(LIB_OBJ)
 	$(QAR)rm -f $@ && ar rcs $@ $^
 
 $(SGABENCH): $(MAIN_OBJ) $(LIB)
-	$(QLD)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(QLD)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/%: $(B)/obj/bench/tests/%.o $(LIB)
 	@mkdir -p $(dir $@)
@@ -78,13 +107,33 @@ check:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh scripts/t/run-tests
 
+# The slow, statistical nightly-detection test (t0630): real sweeps, -O0
+# and a slowed touch loop against the nightly rule; several minutes.
+check-slow:
+	$(Q)sh scripts/deps check
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)SGABENCH_SLOW=1 sh scripts/t/run-tests t0630
+
 test: all
 	$(Q)sh scripts/t/run-tests
+
+prove: all
+	$(Q)prove $(PROVE_OPTS) $(TEST_BIN) scripts/t/t[0-9]*.sh
 
 bench:
 	$(Q)sh scripts/deps build
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh scripts/bench
+
+# The lab: static binaries for both guests, then scripts/lab/run boots them.
+lab-bins:
+	$(Q)$(MAKE) --no-print-directory CROSS=aarch64-linux-gnu- all
+	$(Q)$(MAKE) --no-print-directory CROSS=x86_64-linux-gnu- all
+
+lab:
+	$(Q)sh scripts/deps lab
+	$(Q)$(MAKE) --no-print-directory lab-bins
+	$(Q)sh scripts/lab/run
 
 kernel-check:
 	$(Q)sh kernel/check --full

@@ -1,8 +1,8 @@
 /* main.c - sgabench: dispatch to a subcommand from one table (perf/git style). */
 #include <stdio.h>
 #include <string.h>
-#include "commands.h"
-#include "log.h"
+#include "builtin/builtin.h"
+#include "lib/log.h"
 
 struct command {
 	const char *name;
@@ -18,7 +18,9 @@ static const struct command commands[] = {
 	{ "show",      cmd_show,      "show one stored run in full" },
 	{ "compare",   cmd_compare,   "baseline vs candidate: Mann-Whitney U, bootstrap CI, BH" },
 	{ "history",   cmd_history,   "change points of one metric over time" },
-	{ "db",        cmd_db,        "database maintenance: merge, check" },
+	{ "db",        cmd_db,        "database: merge, check, init, schema, query, exec" },
+	{ "export",    cmd_export,    "stored runs in another format: kcidb" },
+	{ "stats",     cmd_stats,     "medians and A/A noise floors of KEY<TAB>VALUE lines (for the harness)" },
 	{ "sysinfo",   cmd_sysinfo,   "what this machine is (TLB geometry, pools, PMU, fingerprint)" },
 	{ "workloads", cmd_workloads, "list the access patterns" },
 	{ NULL, NULL, NULL },

@@ -132,10 +132,14 @@ HEAD
 	html_fig machines "The same cells across machine fingerprints"
 	html_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
 
-	printf '<h2 id="verdicts">Verdicts</h2>\n<p>The latest comparisons (sgabench compare): ratio of medians candidate/baseline with its bootstrap 95 %% CI, Mann-Whitney p and Benjamini-Hochberg q.</p>\n'
+	printf '<h2 id="verdicts">Verdicts</h2>\n'
+	printf '<h3>The latest comparison at a glance</h3>\n<p>%s. A regression is significant (Mann-Whitney U p &le; 0.01, Benjamini-Hochberg q &le; 0.05) with the ratio of medians beyond max(2 %%, the floor). MDE: the smallest change the row could have caught (80 %% power); a smaller regression there goes unseen. Settings common to every row: <code>%s</code>.</p>\n' \
+		"$(html_escape "$(cat "$d/glance-title.txt")")" "$(html_escape "$(cat "$d/glance-common.txt")")"
+	html_table "$d/glance.tsv" cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
+	printf '<h3>Every recent verdict</h3>\n<p>The latest comparisons (sgabench compare): ratio of medians candidate/baseline with its bootstrap 95 %% CI, Mann-Whitney p and Benjamini-Hochberg q.</p>\n'
 	html_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
 	printf '<h3>A/A noise floors</h3>\n'
-	html_table "$d/noise.tsv" cell metric floor samples machine measured
+	html_noise
 
 	printf '<h2 id="runs">Sweeps and runs</h2>\n'
 	html_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
@@ -202,10 +206,13 @@ write_markdown() {
 	printf '## Machines\n\n%s\n\n' "$txt_machines"
 	md_fig machines "The same cells across machine fingerprints"
 	md_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
-	printf '## Verdicts\n\n'
+	printf '## Verdicts\n\n### The latest comparison at a glance\n\n%s; common settings: `%s`. Regression: significant and the ratio beyond max(2 %%, floor); MDE: the smallest change each row could have caught.\n\n' \
+		"$(md_escape "$(cat "$d/glance-title.txt")")" "$(cat "$d/glance-common.txt")"
+	md_table "$d/glance.tsv" cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
+	printf '### Every recent verdict\n\n'
 	md_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
 	printf '### A/A noise floors\n\n'
-	md_table "$d/noise.tsv" cell metric floor samples machine measured
+	md_noise
 	printf '## Sweeps and runs\n\n'
 	md_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
 	md_table "$d/labels.tsv" label backend status runs first last

@@ -14,9 +14,7 @@ at_max_tasks() {
 }
 
 write_summary() {
-	q "SELECT 'database: ' || COUNT(*) || ' runs (' || SUM(status = 'failed') || ' failed) on ' ||
-		(SELECT COUNT(*) FROM machine) || ' machine(s), ' || (SELECT COUNT(*) FROM sweep) || ' sweep(s), ' ||
-		(SELECT COUNT(*) FROM verdict) || ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') FROM run"
+	q database-summary
 	line=$(awk -F'	' '$1 == 1000000 { printf "published normal %s vs shared %s", $2, $3; if ($4 != "-") printf "; model (median over its seeds) normal %s vs shared %s", $4, $5 }' "$d/cover-table.tsv")
 	miss=$(awk -F'	' '$1 == "native" { n += $3; r = $2 } END { if (n) printf "; native: missing (%s) on %d runs", r, n }' "$d/cover-missing.tsv")
 	echo "cover letter, dTLB-load-misses at 10^6 rounds: $line$miss"
@@ -30,11 +28,9 @@ write_summary() {
 		echo "SGA scaling: no sweep in this database (scripts/sweep configs/sga-scaling)"
 		echo "first-touch faults and wall time: no sweep in this database"
 	fi
-	v=$(q "SELECT group_concat(n || ' ' || verdict, ', ') FROM (SELECT verdict, COUNT(*) AS n FROM verdict
-		WHERE created_at = (SELECT MAX(created_at) FROM verdict) GROUP BY verdict ORDER BY verdict)")
+	v=$(q latest-verdicts)
 	if [ -n "$v" ]; then
-		echo "latest comparison ($(q "SELECT MAX(created_at) || ', ' || baseline || ' vs ' || candidate FROM verdict
-			WHERE created_at = (SELECT MAX(created_at) FROM verdict)")): $v"
+		echo "latest comparison ($(q latest-comparison)): $v"
 	else
 		echo "verdicts: none yet (scripts/nightly configs/nightly compares each night with the last 7)"
 	fi

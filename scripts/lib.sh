@@ -25,6 +25,39 @@ die() {
 	exit "$code"
 }
 
+# usage_text FILE: the "# usage:" to "# exit:" lines of a script's header
+# comment, without the comment marks (what --help prints).
+usage_text() {
+	sed -n '/^# usage:/,/^# exit:/p' "$1" | sed 's/^# \{0,1\}//'
+}
+
+# hugepages_free: the free 2 MiB hugepages right now.
+hugepages_free() {
+	awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo
+}
+
+# hugepages_short WHO N: 0 when at least N 2 MiB hugepages are free; else
+# print "WHO needs N free 2 MiB hugepages, F are free; as root: scripts/
+# hugepages reserve N" (the message and its exact fix) and return 1.
+hugepages_short() {
+	hp_free=$(hugepages_free)
+	[ "$hp_free" -lt "$2" ] || return 0
+	printf '%s needs %s free 2 MiB hugepages, %s are free; as root: scripts/hugepages reserve %s\n' \
+		"$1" "$2" "$hp_free" "$2"
+	return 1
+}
+
+# db_lock DB SECONDS: one sweep or nightly job at a time per database: take
+# the lock on DB's .lock file (on file descriptor 9, held until the caller
+# exits), waiting at most SECONDS, and saying so when it has to wait.
+# Returns 1 on a timeout.
+db_lock() {
+	exec 9>>"${1%.db}.lock"
+	flock -n 9 && return 0
+	note "waiting for '${1%.db}.lock' (another sweep or nightly job is using '$1')"
+	flock -w "$2" 9
+}
+
 # html_escape [STRING]: escape & < > " ' for HTML text and attribute values.
 # With an argument, escapes it; without, filters stdin to stdout. Tabs,
 # newlines and every other byte pass through unchanged.
@@ -157,12 +190,13 @@ config_load() {
 	SWEEP_HUGEPAGES=0
 	SWEEP_NOISE=1
 	SWEEP_NOISE_RESAMPLES=200
+	SWEEP_NOISE_SWEEPS=1
 	SWEEP_BASELINE="last-7-nights"
 	SWEEP_COMPARE_ARGS=""
 	# shellcheck disable=SC1090 # the config is checked above
 	. "$cfg_file"
 	for v in "$SWEEP_PASSES" "$SWEEP_RUNS" "$SWEEP_WARMUP" "$SWEEP_RUN_SEED" \
-		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
+		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" "$SWEEP_NOISE_SWEEPS" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
 		case "$v" in
 		'' | *[!0-9]*)
 			error "config '$cfg_file': '$v' is not a whole number"
@@ -310,36 +344,28 @@ plan_order() {
 
 # ---- databases -----------------------------------------------------------
 
-# schema_sql: the SQL of every migration in bench/store_schema.c, followed
-# by the PRAGMA user_version it leads to. For tests and for creating a
-# database where the sgabench store cannot (it is the same text).
-schema_sql() {
-	awk '
-	/^const char \*const store_migrations/ { on = 1; next }
-	!on { next }
-	/^[ \t]*NULL,/ { exit }
-	/^[ \t]*\/\*/ { next }
-	/^[ \t]*"/ {
-		s = $0
-		sub(/^[ \t]*"/, "", s)
-		sub(/",?[ \t]*$/, "", s)
-		if (s ~ /\\n$/) { sub(/\\n$/, "", s); nl = 1 } else nl = 0
-		gsub(/\\"/, "\"", s)
-		gsub(/\\t/, "\t", s)
-		printf "%s%s", s, nl ? "\n" : ""
-		if ($0 ~ /",[ \t]*$/) { n++; printf "\n" }
-	}
-	END { printf "PRAGMA user_version = %d;\n", n }' "$top/bench/store_schema.c"
-}
-
-# db_ensure DB: create DB with the schema when it does not exist yet.
+# db_ensure DB: create DB with the current schema when it does not exist yet.
 db_ensure() {
-	[ -s "$1" ] && return 0
-	mkdir -p "$(dirname "$1")"
-	schema_sql | sqlite3 "$1" >/dev/null
+	"$SGABENCH" db init --db "$1"
 }
 
-# sq DB SQL: run SQL on DB with a busy timeout; tab-separated output.
-sq() {
-	sqlite3 -cmd '.timeout 30000' -separator '	' "$1" "$2"
+# db_query DB NAME [ARG...]: a named query of 'sgabench db query' (the
+# list: sgabench db query --list); tab-separated rows.
+db_query() {
+	_db=$1
+	shift
+	"$SGABENCH" db query --db "$_db" -- "$@"
+}
+
+# db_exec DB NAME [ARG...] | DB --stdin: a named write of 'sgabench db exec'
+# (sgabench db exec --list), or "NAME<TAB>ARG..." lines from stdin, in one
+# transaction.
+db_exec() {
+	_db=$1
+	shift
+	if [ "$1" = --stdin ]; then
+		"$SGABENCH" db exec --db "$_db" --stdin
+	else
+		"$SGABENCH" db exec --db "$_db" -- "$@"
+	fi
 }

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "workload.h"
+#include "workloads/workload.h"
 
 struct chase {
 	uint32_t *next;	/* next[p] = the page visited after p */

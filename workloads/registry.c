@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include <stdlib.h>
-#include "workload.h"
+#include "workloads/workload.h"
 
 extern const struct workload_ops wl_rounds, wl_random, wl_zipf, wl_chase;
 

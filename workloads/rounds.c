@@ -2,7 +2,7 @@
  * rounds.c - the cover-letter pattern: each round, the task touches one
  * word in every page of its working set, in ascending page order.
  */
-#include "workload.h"
+#include "workloads/workload.h"
 
 /* Produce pages pos % pages, (pos+1) % pages, ... */
 static size_t rounds_fill(struct wl_stream *s, uint32_t *out, size_t n)

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "rng.h"
+#include "lib/rng.h"
 
 /* Each round is the same sequence of `pages` accesses (replayable, and the
  * model may detect a repeating state at round boundaries). */
@@ -23,13 +23,17 @@
  * workload's prepare() writes the chain, and loads follow it. */
 #define WL_DEPENDENT	0x2
 
+/* The one valid range of --zipf-theta, for every command (1 is excluded). */
+#define WL_ZIPF_THETA_MIN 0.01
+#define WL_ZIPF_THETA_MAX 10.0
+
 struct wl_params {
 	uint64_t pages;		/* pages in the task's working set (>= 1, < 2^32) */
 	uint64_t rounds;	/* rounds; the stream has rounds * pages accesses */
 	uint64_t seed;		/* run seed; each task derives its own stream */
 	unsigned task;		/* this task's index, 0..ntasks-1 */
 	unsigned ntasks;
-	double zipf_theta;	/* zipf skew (0 < theta, != 1); 0.99 is YCSB's default */
+	double zipf_theta;	/* zipf skew, WL_ZIPF_THETA_MIN..MAX and not 1; 0.99 is YCSB's default */
 };
 
 struct workload_ops;

@@ -3,16 +3,66 @@
  * (Gray et al., "Quickly generating billion-record synthetic databases",
  * as used by YCSB), then spread over the SGA by a seeded bijection so the
  * hot pages are not all adjacent.
+ *
+ * The stream is defined by zipf_rank_libm(): libm's pow() per sample. That
+ * costs more than the TLB model's whole access, so zipf_fill() takes the
+ * rank, in this order, from:
+ *  - the table of rank thresholds (zipf_table.h), shared by the tasks,
+ *    for working sets up to 2^20 pages and whenever the distribution's
+ *    constants make it exact (zipf_open);
+ *  - fastpow (tables and short polynomials), whose relative error is
+ *    below a hundredth of ZIPF_MARGIN, kept only when the rank cannot
+ *    change anywhere within that margin;
+ *  - otherwise zipf_rank_libm() itself.
+ * Either way the rank is the one libm gives, so streams are bit-identical
+ * to the one-sample-at-a-time generator (t_workload checks it).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include "workload.h"
+#include "workloads/fastpow.h"
+#include "workloads/workload.h"
+#include "workloads/zipf_table.h"
+
+/* Relative distance from pages * pow(x, alpha) within which the fast rank
+ * is not trusted: a hundred times fastpow's error bound (fastpow.h). */
+#define ZIPF_MARGIN (100 * FASTPOW_REL_ERROR)
 
 struct zipf {
 	double theta, alpha, zetan, eta, half_pow;
 	uint64_t mul, add;	/* page = (rank * mul + add) mod pages, gcd(mul, pages) = 1 */
+	uint64_t mul_shoup;	/* floor(mul * 2^64 / pages), for the modulo without a division */
+	uint64_t pages;
+	uint64_t m_pow;		/* samples m >= m_pow (u = m / 2^53) take pow's branch */
+	struct zipf_table *table;	/* or NULL */
 };
+
+static uint64_t zipf_rank_libm(const struct zipf *z, uint64_t pages, double u);
+
+/* zipf_rank_fn for the table: the rank of random bits m. */
+static uint64_t rank_of_bits(const void *ctx, uint64_t m)
+{
+	const struct zipf *z = ctx;
+
+	return zipf_rank_libm(z, z->pages, (double)m * 0x1.0p-53);
+}
+
+/*
+ * Whether a threshold table gives exactly libm's ranks: samples
+ * ZIPF_TABLE_GUARD apart in m must have pow arguments x = eta*u - eta + 1
+ * far enough apart that pow's error (under one unit in the last place)
+ * cannot reorder them. Their x differ by |eta| 2^-29 less at most
+ * 10 * 2^-52 * (1 + |eta|) of rounding, which is at least |eta| 2^-30 when
+ * |eta| / (1 + |eta|) >= 2^-18; pow's results then differ by a factor of
+ * at least 1 + |alpha eta| 2^-30 / (1 + |eta|) >= 1 + 2^-41 when
+ * |alpha eta| / (1 + |eta|) >= 2^-11, far beyond 2^-51.
+ */
+static int table_is_exact(const struct zipf *z)
+{
+	double e = fabs(z->eta), d = 1 + e;
+
+	return z->pages >= 2 && e / d >= 0x1p-18 && fabs(z->alpha) * e / d >= 0x1p-11;
+}
 
 /* Exact sum of i^-theta for i in 1..n up to 2^20 terms, then Euler-Maclaurin. */
 static double zeta(uint64_t n, double theta)
@@ -49,7 +99,7 @@ static int zipf_open(struct wl_stream *s)
 	double n = (double)s->p.pages, theta = s->p.zipf_theta;
 	struct rng r;
 
-	if (theta <= 0 || theta == 1.0 || theta > 10)
+	if (theta < WL_ZIPF_THETA_MIN || theta == 1.0 || theta > WL_ZIPF_THETA_MAX)
 		return -EINVAL;
 	z = malloc(sizeof(*z));
 	if (!z)
@@ -67,35 +117,109 @@ static int zipf_open(struct wl_stream *s)
 	while (z->mul == 0 || gcd(z->mul, s->p.pages) != 1)
 		z->mul = (z->mul + 1) % s->p.pages;
 	z->add = rng_below(&r, s->p.pages);
+	z->mul_shoup = (uint64_t)(((__uint128_t)z->mul << 64) / s->p.pages);
+	z->pages = s->p.pages;
+	fastpow_init();
+	/* the first m with u * zetan >= half_pow: u * zetan only grows with m */
+	{
+		uint64_t lo = 0, hi = 1ull << 53;
+
+		while (hi - lo > 1) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if ((double)mid * 0x1.0p-53 * z->zetan >= z->half_pow)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		z->m_pow = (double)lo * 0x1.0p-53 * z->zetan >= z->half_pow ? lo : hi;
+	}
+	z->table = NULL;
+	if (table_is_exact(z))
+		z->table = zipf_table_get(z->pages, theta, z->m_pow, rank_of_bits, z);
 	s->priv = z;
 	return 0;
+}
+
+/* The rank of uniform u: the definition of the stream, with libm's pow. */
+static uint64_t zipf_rank_libm(const struct zipf *z, uint64_t pages, double u)
+{
+	double uz = u * z->zetan;
+	uint64_t rank;
+
+	if (pages == 1 || uz < 1.0)
+		rank = 0;
+	else if (uz < z->half_pow)
+		rank = 1;
+	else
+		rank = (uint64_t)((double)pages * pow(z->eta * u - z->eta + 1, z->alpha));
+	if (rank >= pages)
+		rank = pages - 1;
+	return rank;
+}
+
+/* The same rank as zipf_rank_libm(u), mostly without calling pow. */
+static uint64_t zipf_rank(const struct zipf *z, uint64_t pages, double u)
+{
+	double uz = u * z->zetan, v, lo, hi;
+	uint64_t rank;
+
+	if (pages == 1 || uz < z->half_pow)
+		return zipf_rank_libm(z, pages, u);
+	v = (double)pages * fastpow(z->eta * u - z->eta + 1, z->alpha);
+	lo = v * (1 - ZIPF_MARGIN);
+	hi = v * (1 + ZIPF_MARGIN);
+	/* also false for NaN; 2^52 keeps every floor exact */
+	if (!(lo >= 0 && hi < 0x1p52) || (uint64_t)lo != (uint64_t)hi)
+		return zipf_rank_libm(z, pages, u);
+	rank = (uint64_t)lo;
+	return rank >= pages ? pages - 1 : rank;
+}
+
+/* (rank * mul + add) mod pages for rank < pages, by Shoup's multiplication. */
+static uint32_t zipf_page(const struct zipf *z, uint64_t pages, uint64_t rank)
+{
+	uint64_t q = (uint64_t)(((__uint128_t)rank * z->mul_shoup) >> 64);
+	uint64_t r = rank * z->mul - q * pages;
+
+	if (r >= pages)
+		r -= pages;
+	r += z->add;
+	if (r >= pages)
+		r -= pages;
+	return (uint32_t)r;
 }
 
 static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 {
 	struct zipf *z = s->priv;
-	uint64_t pages = s->p.pages;
+	uint64_t pages = s->p.pages, raw[256];
 
-	for (size_t i = 0; i < n; i++) {
-		double u = rng_double(&s->rng), uz = u * z->zetan;
-		uint64_t rank;
+	for (size_t i = 0; i < n; i += 256) {
+		size_t m = n - i < 256 ? n - i : 256;
 
-		if (pages == 1 || uz < 1.0)
-			rank = 0;
-		else if (uz < z->half_pow)
-			rank = 1;
-		else
-			rank = (uint64_t)((double)pages * pow(z->eta * u - z->eta + 1, z->alpha));
-		if (rank >= pages)
-			rank = pages - 1;
-		out[i] = (uint32_t)(((__uint128_t)rank * z->mul + z->add) % pages);
+		rng_fill(&s->rng, raw, m);
+		for (size_t j = 0; j < m; j++) {
+			uint64_t bits = raw[j] >> 11, rank;
+			double u = (double)bits * 0x1.0p-53;
+
+			if (bits < z->m_pow)
+				rank = zipf_rank_libm(z, pages, u);	/* rank 0 or 1: no pow */
+			else if (!z->table || !zipf_table_rank(z->table, bits, &rank))
+				rank = zipf_rank(z, pages, u);
+			out[i + j] = zipf_page(z, pages, rank);
+		}
 	}
 	return n;
 }
 
 static void zipf_close(struct wl_stream *s)
 {
-	free(s->priv);
+	struct zipf *z = s->priv;
+
+	if (z)
+		zipf_table_put(z->table);
+	free(z);
 }
 
 const struct workload_ops wl_zipf = {

@@ -15,16 +15,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
-#include "touch.h"
-#include "workload.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "native/touch.h"
+#include "workloads/workload.h"
+#include "lib/clock.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -70,15 +63,15 @@ int main(int argc, char **argv)
 	/* ABBA: even reps run A then B, odd reps B then A, so neither always goes first. */
 	for (int i = 0; i < reps; i++) {
 		for (int k = 0; k < 2; k++) {
-			double t0 = now();
+			double t0 = clock_now_s();
 
 			if ((k == 0) == (i % 2 == 0)) {
 				for (uint64_t r = 0; r < rounds; r++)
 					sink += touch_read(base, 12, 64, idx, pages);
-				ta[i] = now() - t0;
+				ta[i] = clock_now_s() - t0;
 			} else {
 				sink += minimal(base, pages, rounds, 64);
-				tb[i] = now() - t0;
+				tb[i] = clock_now_s() - t0;
 			}
 		}
 	}

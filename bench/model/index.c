@@ -1,22 +1,20 @@
 /* index.c - the hash index of a TLB level (index.h). */
 #include <errno.h>
 #include <stdlib.h>
-#include "index.h"
-
-static size_t home(const struct tlb_index *x, uint64_t key)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
-}
+#include "model/index.h"
 
 int index_init(struct tlb_index *x, size_t entries)
 {
-	unsigned bits = 1;
+	unsigned bits = 2;
 
-	while (((size_t)1 << bits) < 2 * entries)
+	while (((size_t)1 << bits) < 4 * entries)
 		bits++;
-	x->tab = calloc((size_t)1 << bits, sizeof(*x->tab));
-	if (!x->tab)
+	x->key = calloc((size_t)1 << bits, sizeof(*x->key));
+	x->slot = calloc((size_t)1 << bits, sizeof(*x->slot));
+	if (!x->key || !x->slot) {
+		index_free(x);
 		return -ENOMEM;
+	}
 	x->mask = ((size_t)1 << bits) - 1;
 	x->shift = 64 - bits;
 	return 0;
@@ -24,51 +22,42 @@ int index_init(struct tlb_index *x, size_t entries)
 
 void index_free(struct tlb_index *x)
 {
-	free(x->tab);
-	x->tab = NULL;
+	free(x->key);
+	free(x->slot);
+	x->key = NULL;
+	x->slot = NULL;
 }
 
-long index_find(const struct tlb_index *x, const uint64_t *keys, uint64_t key)
+void index_add(struct tlb_index *x, uint64_t key, size_t slot)
 {
-	for (size_t i = home(x, key);; i = (i + 1) & x->mask) {
-		uint32_t s = x->tab[i];
+	size_t i = index_home(x, key);
 
-		if (!s)
-			return -1;
-		if (keys[s - 1] == key)
-			return (long)s - 1;
-	}
-}
-
-void index_add(struct tlb_index *x, const uint64_t *keys, uint64_t key, size_t slot)
-{
-	size_t i = home(x, key);
-
-	(void)keys;
-	while (x->tab[i])
+	while (x->key[i])
 		i = (i + 1) & x->mask;
-	x->tab[i] = (uint32_t)slot + 1;
+	x->key[i] = key;
+	x->slot[i] = (uint32_t)slot;
 }
 
-void index_del(struct tlb_index *x, const uint64_t *keys, uint64_t key)
+void index_del(struct tlb_index *x, uint64_t key)
 {
-	size_t i = home(x, key), j, k;
+	size_t i = index_home(x, key), j, k;
 
-	while (x->tab[i] && keys[x->tab[i] - 1] != key)
+	while (x->key[i] && x->key[i] != key)
 		i = (i + 1) & x->mask;
-	if (!x->tab[i])
+	if (!x->key[i])
 		return;
 	/* backward shift: pull later members of the probe run into the hole */
 	for (j = i;;) {
 		j = (j + 1) & x->mask;
-		if (!x->tab[j])
+		if (!x->key[j])
 			break;
-		k = home(x, keys[x->tab[j] - 1]);
+		k = index_home(x, x->key[j]);
 		/* an entry whose home lies cyclically in (i, j] must stay */
 		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
 			continue;
-		x->tab[i] = x->tab[j];
+		x->key[i] = x->key[j];
+		x->slot[i] = x->slot[j];
 		i = j;
 	}
-	x->tab[i] = 0;
+	x->key[i] = 0;
 }

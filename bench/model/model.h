@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "workload.h"
+#include "workloads/workload.h"
 
 #define MODEL_LEVELS 6
 #define MODEL_MAX_TASKS 4096
@@ -153,6 +153,19 @@ void model_place_tasks(const struct model_machine *m, const struct model_run *r,
  */
 int model_simulate(const struct model_machine *m, const struct model_run *r,
 		   struct model_stats *st);
+
+/* Entries of a core's loc table (dense ids times levels) beyond which the
+ * fast simulator finds keys through hash indexes instead (level.h). A
+ * variable only so that tests can force the hash indexes with 0. */
+extern uint64_t model_loc_limit;
+
+/*
+ * model_simulate() that calls fn(arg, done, total) every 2^20 issue slots
+ * or so, with the accesses accounted so far and in all; fn may be NULL.
+ */
+typedef void model_progress_fn(void *arg, uint64_t done, uint64_t total);
+int model_simulate_progress(const struct model_machine *m, const struct model_run *r,
+			    struct model_stats *st, model_progress_fn *fn, void *arg);
 
 /* The brute-force reference: per-access, timestamps for LRU, linear scans,
  * no shortcuts. Same contract as model_simulate. */

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim_int.h"
+#include "model/sim_int.h"
 
 /* Bytes of the canonical state of core c. */
 static size_t state_size(const struct fcore *c)
@@ -24,7 +24,7 @@ static size_t state_size(const struct fcore *c)
 }
 
 /* Write core c's canonical state into buf (state_size bytes). */
-static void state_write(const struct fcore *c, unsigned char *buf)
+static void state_write(const struct fcore *c, unsigned char *buf, uint16_t *order)
 {
 	unsigned char *p = buf;
 
@@ -36,8 +36,11 @@ static void state_write(const struct fcore *c, unsigned char *buf)
 		p += e * sizeof(uint64_t);
 		memcpy(p, l->used, e);
 		p += e;
-		memcpy(p, l->order, e * sizeof(uint16_t));
-		p += e * sizeof(uint16_t);
+		for (size_t set = 0; set < l->sets; set++) {
+			level_order(l, set, order);
+			memcpy(p, order, l->ways * sizeof(uint16_t));
+			p += l->ways * sizeof(uint16_t);
+		}
 	}
 	for (unsigned s = 0; s < c->nsd; s++) {
 		unsigned v[2] = { c->sd[s].cur, (unsigned)c->sd[s].idle };
@@ -91,13 +94,9 @@ static void skip_periods(struct fcore *c, struct detect *d)
 
 		c->st->skipped_accesses += k * dl;
 		t->left -= k * dl;
-		now->walks += k * (now->walks - was->walks);
 		now->switches += k * (now->switches - was->switches);
-		now->accesses += k * (now->accesses - was->accesses);
-		for (unsigned l = 0; l < MODEL_LEVELS; l++) {
-			now->probes[l] += k * (now->probes[l] - was->probes[l]);
-			now->misses[l] += k * (now->misses[l] - was->misses[l]);
-		}
+		for (unsigned u = 0; u <= c->nlv; u++)
+			t->hit[u] += k * (t->hit[u] - d->saved_hit[j][u]);
 	}
 	c->st->period_cycles = c->pos - d->saved_pos;
 	c->pos += k * (c->pos - d->saved_pos);
@@ -116,7 +115,7 @@ void period_check(struct fcore *c, struct detect *d)
 	    done == d->last_ck)
 		return;
 	d->last_ck = done;
-	state_write(c, d->now);
+	state_write(c, d->now, d->order);
 	if (d->have && memcmp(d->now, d->saved, d->size) == 0) {
 		skip_periods(c, d);
 		d->on = 0;
@@ -127,6 +126,7 @@ void period_check(struct fcore *c, struct detect *d)
 	memcpy(d->saved, d->now, d->size);
 	for (unsigned j = 0; j < c->ntasks; j++) {
 		d->saved_st[j] = c->st->task[c->tasks[j]];
+		memcpy(d->saved_hit[j], c->t[c->tasks[j]].hit, sizeof(d->saved_hit[j]));
 		d->saved_left[j] = c->t[c->tasks[j]].left;
 	}
 	d->saved_pos = c->pos;
@@ -137,6 +137,11 @@ void period_check(struct fcore *c, struct detect *d)
 
 int period_init(struct detect *d, const struct fcore *c)
 {
+	unsigned maxways = 1;
+
+	for (unsigned u = 0; u < c->nlv; u++)
+		if (c->lv[u].ways > maxways)
+			maxways = c->lv[u].ways;
 	d->power = 1;
 	d->last_ck = UINT64_MAX;
 	d->last_seen = UINT64_MAX;
@@ -145,7 +150,10 @@ int period_init(struct detect *d, const struct fcore *c)
 	d->now = malloc(d->size);
 	d->saved_st = malloc(c->ntasks * sizeof(*d->saved_st));
 	d->saved_left = malloc(c->ntasks * sizeof(*d->saved_left));
-	if (!d->saved || !d->now || !d->saved_st || !d->saved_left)
+	d->saved_hit = malloc(c->ntasks * sizeof(*d->saved_hit));
+	d->order = malloc(maxways * sizeof(*d->order));
+	if (!d->saved || !d->now || !d->saved_st || !d->saved_left || !d->order ||
+	    !d->saved_hit)
 		return -ENOMEM;
 	return 0;
 }
@@ -156,4 +164,6 @@ void period_free(struct detect *d)
 	free(d->now);
 	free(d->saved_st);
 	free(d->saved_left);
+	free(d->order);
+	free(d->saved_hit);
 }

@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "model.h"
-#include "sysinfo.h"
+#include "model/model.h"
+#include "machine/sysinfo.h"
 
 #define PS(x) (1u << PSZ_##x)
 #define SPARC_PS (PS(8K) | PS(64K) | PS(4M) | PS(256M))

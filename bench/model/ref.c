@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model.h"
+#include "model/model.h"
 
 #define SHARED_CTX 0x1fff	/* the shared context: the last 13-bit context */
 

@@ -7,21 +7,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "index.h"
-#include "model.h"
-
-#define INVALID UINT64_MAX
-
-struct flevel {
-	unsigned k;		/* index in the machine's levels */
-	unsigned sets, ways, repl;
-	uint64_t *key;		/* tag << 32 | page, INVALID when empty */
-	uint8_t *used;		/* NRU used bits */
-	uint16_t *order;	/* LRU: each set's ways, most recent first */
-	struct tlb_index ix;	/* key -> slot, for sets too wide to scan */
-	int use_ix;
-	struct rng rng;
-};
+#include "model/level.h"
+#include "model/model.h"
 
 struct ftask {
 	struct wl_stream s;
@@ -33,6 +20,8 @@ struct ftask {
 	uint32_t proc;
 	uint64_t key0, key1, ikey;	/* tags, shifted into place */
 	int has1;
+	uint32_t idbase, pidbase;	/* dense id of area page 0, of start-up page 0 */
+	uint64_t hit[MODEL_LEVELS + 1];	/* accesses that first hit probed level u; [nlv]: walks */
 };
 
 struct fstrand {
@@ -50,22 +39,29 @@ struct fcore {
 	struct ftask *t;	/* all tasks */
 	struct flevel lv[MODEL_LEVELS];
 	unsigned nlv;
+	uint32_t *loc;		/* id -> slot + 1 in each level (level.h), or NULL */
 	struct fstrand *sd;
 	unsigned nsd;
 	unsigned *tasks;	/* the tasks on this core, in index order */
 	unsigned ntasks;
 	unsigned *sched, slen;	/* issue order (model_schedule) */
+	int *slot_task;		/* run_quiet: the task of each slot from spos on, -1 idle */
 	uint64_t pos;		/* slots issued so far */
 	unsigned spos;		/* pos modulo slen: the next slot */
 	unsigned nbusy;		/* strands not idle */
+	model_progress_fn *progress;	/* or NULL */
+	void *progress_arg;
+	uint64_t done_before, total;	/* accesses of the cores before this one; of the run */
 };
 
 struct detect {
 	int on;
 	size_t size;
 	unsigned char *saved, *now;
-	struct model_task *saved_st;	/* per task on the core */
+	struct model_task *saved_st;	/* per task on the core: switches */
+	uint64_t (*saved_hit)[MODEL_LEVELS + 1];	/* per task on the core: ftask.hit */
 	uint64_t *saved_left;
+	uint16_t *order;	/* one set's recency order, for state_write */
 	uint64_t saved_pos, last_ck, power, lam;
 	uint64_t last_seen;	/* the anchor's progress at the last look */
 	int have;

@@ -3,30 +3,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
-#include "log.h"
-#include "opt.h"
-#include "simrun.h"
-#include "sysinfo.h"
-
-void sim_cfg_defaults(struct sim_cfg *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->machine = "ultrasparc-t2";
-	c->tasks = 2;
-	c->pattern = "rounds";
-	c->rounds = 100;
-	c->quantum = 100000;
-	c->seed = 1;
-	c->zipf_theta = 0.99;
-	c->place = MPLACE_SMT;
-	c->walk_cycles = -1;
-}
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/opt.h"
+#include "lib/parse.h"
+#include "model/simrun.h"
+#include "machine/sysinfo.h"
 
 int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
 		struct model_run *r, char *err, size_t errlen)
 {
-	uint64_t ws = c->ws_size ? c->ws_size : SIM_DEFAULT_WS, psz_bytes;
+	/* as in `run`: the working set is the area unless given; the area is the working set unless given */
+	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
+	const char *ws_from = c->ws_size ? "" : c->sga_size ? " (the default: --sga-size)" :
+			      " (the default: 276m)";
+	char wsb[32], sgab[32];
 	const char *page;
 	int tag;
 
@@ -87,13 +78,21 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		return EX_USAGE;
 	}
 	psz_bytes = model_psz_bytes(r->psz);
-	if (ws % psz_bytes || ws < psz_bytes) {
-		snprintf(err, errlen, "--working-set must be a non-zero multiple of the page size (%s)",
-			 model_psz_name(r->psz));
+	if (c->sga_size && c->sga_size % psz_bytes) {
+		snprintf(err, errlen, "--sga-size %s is not a multiple of the page size %s%s",
+			 fmt_size(c->sga_size, sgab, sizeof(sgab)), model_psz_name(r->psz),
+			 c->page ? "" : " (the machine's default; set --page-size)");
 		return EX_USAGE;
 	}
-	if (c->sga_size && (c->sga_size < ws || c->sga_size % psz_bytes)) {
-		snprintf(err, errlen, "--sga-size must be a multiple of the page size and at least --working-set");
+	if (ws % psz_bytes || ws < psz_bytes) {
+		snprintf(err, errlen, "--working-set %s%s is not a non-zero multiple of the page size %s%s",
+			 fmt_size(ws, wsb, sizeof(wsb)), ws_from, model_psz_name(r->psz),
+			 c->page ? "" : " (the machine's default; set --page-size)");
+		return EX_USAGE;
+	}
+	if (c->sga_size && c->sga_size < ws) {
+		snprintf(err, errlen, "--working-set %s%s is larger than --sga-size %s",
+			 fmt_size(ws, wsb, sizeof(wsb)), ws_from, fmt_size(c->sga_size, sgab, sizeof(sgab)));
 		return EX_USAGE;
 	}
 	if (strcmp(r->ops->name, "zipf") == 0 && ws / psz_bytes < 2) {

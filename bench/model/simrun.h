@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "model.h"
-#include "result.h"
+#include "model/model.h"
+#include "lib/result.h"
 
 struct sysinfo;
 
@@ -36,17 +36,11 @@ struct sim_cfg {
 	uint64_t startup;	/* private start-up pages per task */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
-	int json;
-	const char *db;
-	int no_store;
-	const char *label;
-	int quiet;
+	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */
 };
 
 /* The default working set per task: 69 TTEs of 4 MiB, inferred (README.md). */
 #define SIM_DEFAULT_WS (276ull << 20)
-
-void sim_cfg_defaults(struct sim_cfg *c);
 
 /*
  * Build the machine and the run from c. si is needed for --machine host

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
-#include "commands.h"
-#include "rng.h"
-#include "store.h"
+#include "builtin/builtin.h"
+#include "lib/rng.h"
+#include "store/store.h"
 #include "tap.h"
 
 extern const char *const store_migrations[];
@@ -221,7 +221,7 @@ static void test_nightly(void)
 	ok(strcmp(jq("json_extract(j, '$.method.alpha') || ' ' || json_extract(j, '$.method.resamples')"
 		     " || ' ' || json_extract(j, '$.method.q') || ' ' || json_extract(j, '$.method.threshold')"),
 		  "0.01 10000 0.05 0.02") == 0, "method records alpha, resamples, q and threshold");
-	ok(strcmp(jq("json_extract(j, '$.schema_version')"), "1") == 0 &&
+	ok(strcmp(jq("json_extract(j, '$.schema_version')"), "2") == 0 &&
 	   strlen(jq("json_extract(j, '$.version')")) > 0, "JSON carries tool and schema version");
 
 	rc = run_cmd(cmd_compare, human);
@@ -457,7 +457,7 @@ static void test_db(void)
 	is_u64(run_cmd(cmd_db, self), 2, "output named as an input: exit 2");
 	is_u64(run_cmd(cmd_db, noout), 2, "no -o: exit 2");
 	is_u64(run_cmd(cmd_db, check), 0, "db check of the merged database: exit 0");
-	ok(strstr(slurp(outpath), "integrity      ok") && strstr(slurp(outpath), "schema version 1"),
+	ok(strstr(slurp(outpath), "integrity      ok") && strstr(slurp(outpath), "schema version 2"),
 	   "db check reports integrity and the schema version");
 	is_u64(run_cmd(cmd_compare, cmp), 1, "compare on the merged database finds the regression");
 }

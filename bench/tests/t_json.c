@@ -4,7 +4,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
+#include "lib/json.h"
 #include "tap.h"
 
 /* Evaluate a one-value SQL expression on text, returning it as a string (caller frees). */

@@ -136,7 +136,20 @@ static int same(const struct model_stats *a, const struct model_stats *b)
 	return a->ntasks == b->ntasks;
 }
 
+static void against_reference_as(const char *how);
+
 static void against_reference(void)
+{
+	against_reference_as("");
+}
+
+/* The same 400 configurations with every level behind a hash index. */
+static void against_reference_hash(void)
+{
+	against_reference_as(" through hash indexes");
+}
+
+static void against_reference_as(const char *how)
 {
 	struct rng g;
 	unsigned n = 400, agree = 0, skipped_some = 0;
@@ -164,9 +177,70 @@ static void against_reference(void)
 		model_stats_free(&a);
 		model_stats_free(&b);
 	}
-	ok(agree == n, "fast model equals the reference on %u/%u random configurations%s%s", agree, n,
-	   first_bad[0] ? ": first difference " : "", first_bad);
+	ok(agree == n, "fast model equals the reference on %u/%u random configurations%s%s%s", agree, n,
+	   how, first_bad[0] ? ": first difference " : "", first_bad);
 	ok(skipped_some > n / 10, "period skipping was exercised (%u configurations)", skipped_some);
+}
+
+/*
+ * The presets' own geometries (every level, way count, replacement and
+ * tag), with working sets larger than their TLBs, against the reference:
+ * zipf, random, rounds and chase, private and shared contexts, more tasks
+ * than strands (time slicing), and once more through the hash indexes.
+ */
+static void presets_against_reference(void)
+{
+	static const char *const pats[] = { "zipf", "random", "rounds", "chase" };
+	unsigned n = 0, agree = 0;
+	char first_bad[200] = "";
+
+	for (int loc = 1; loc >= 0; loc--) {
+		model_loc_limit = loc ? 1u << 24 : 0;
+		for (int p = 0; model_presets[p]; p++) {
+			for (unsigned pi = 0; pi < 4; pi++) {
+				struct model_machine m = *model_presets[p];
+				struct model_run r;
+				struct model_stats a, b;
+				unsigned biggest = 0;
+
+				for (unsigned k = 0; k < m.nlevels; k++)
+					if (m.level[k].entries > biggest)
+						biggest = m.level[k].entries;
+				m.cores = 2;
+				memset(&r, 0, sizeof(r));
+				r.ops = workload_find(pats[pi]);
+				r.ntasks = 2 * m.strands + 1;
+				r.psz = m.strands == 8 ? PSZ_4M : PSZ_2M;
+				r.pages = biggest * 3 / 2 + pi;
+				r.rounds = loc ? 4 : 2;
+				r.seed = 11 + p;
+				r.zipf_theta = 0.99;
+				r.quantum = 3000;
+				r.sharedctx = (int)(pi % 2);
+				r.threads = p == 2 && pi == 1;
+				r.jitter = pi == 2 ? 4 : 0;
+				r.startup = pi == 3 ? 40 : 0;
+				r.place = (int)(pi % 3);
+				n++;
+				if (model_simulate(&m, &r, &a) || model_reference(&m, &r, &b)) {
+					snprintf(first_bad, sizeof(first_bad), "%s %s: refused", m.name, pats[pi]);
+					continue;
+				}
+				if (same(&a, &b))
+					agree++;
+				else if (!first_bad[0])
+					snprintf(first_bad, sizeof(first_bad), "%s %s%s: walks %llu vs %llu",
+						 m.name, pats[pi], loc ? "" : " (hash)",
+						 (unsigned long long)model_total_walks(&a),
+						 (unsigned long long)model_total_walks(&b));
+				model_stats_free(&a);
+				model_stats_free(&b);
+			}
+		}
+	}
+	model_loc_limit = 1u << 24;
+	ok(agree == n, "presets' full geometries: fast equals the reference on %u/%u runs%s%s", agree, n,
+	   first_bad[0] ? ": first difference " : "", first_bad);
 }
 
 /* The table's long rows use period skipping; check one against the reference. */
@@ -232,5 +306,9 @@ int main(void)
 	parser();
 	long_run_skip();
 	against_reference();
+	model_loc_limit = 0;
+	against_reference_hash();
+	model_loc_limit = 1u << 24;
+	presets_against_reference();
 	return done_testing();
 }

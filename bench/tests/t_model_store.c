@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "commands.h"
-#include "log.h"
-#include "sysinfo.h"
+#include "builtin/builtin.h"
+#include "lib/log.h"
+#include "machine/sysinfo.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/t_model_store.XXXXXX";

@@ -2,8 +2,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "log.h"
-#include "opt.h"
+#include "lib/log.h"
+#include "lib/opt.h"
 #include "tap.h"
 
 struct cfg {
@@ -13,17 +13,48 @@ struct cfg {
 	int choice;
 	const char *name;
 	double x;
+	struct opt_list list;
+	int node;
+	struct { const char *db; int json; } shared;
+};
+
+/* Shared rows, as builtin/backend_cmd.c shares --db and --json between commands. */
+static const struct opt shared_rows[] = {
+	{ .name = "db", .type = OPT_STR, .off = 0,
+	  .metavar = "PATH", .def = "results/x.db",
+	  .help = "database" },
+	{ .name = "json", .type = OPT_FLAG, .off = sizeof(const char *),
+	  .help = "json" },
+	{ NULL },
 };
 
 #define F(x) offsetof(struct cfg, x)
 static const struct opt tab[] = {
-	{ "n", OPT_UINT, F(n), 1, 1024, 0, 0, NULL, "N", "1", "count" },
-	{ "size", OPT_SIZE, F(size), 4096, 1ULL << 40, 0, 0, NULL, "SIZE", NULL, "size" },
-	{ "flag", OPT_FLAG, F(flag), 0, 0, 0, 0, NULL, NULL, NULL, "flag" },
-	{ "mode", OPT_CHOICE, F(choice), 0, 0, 0, 0, "pud|pmd", NULL, "pud", "choice" },
-	{ "name", OPT_STR, F(name), 0, 0, 0, 0, NULL, "TEXT", NULL, "text" },
-	{ "x", OPT_DOUBLE, F(x), 0, 0, 0.5, 2, NULL, "X", NULL, "double" },
-	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = "n", .type = OPT_UINT, .off = F(n), .min = 1, .max = 1024,
+	  .metavar = "N", .def = "1",
+	  .help = "count" },
+	{ .name = "size", .type = OPT_SIZE, .off = F(size), .min = 4096, .max = 1ULL << 40,
+	  .metavar = "SIZE",
+	  .help = "size" },
+	{ .name = "flag", .type = OPT_FLAG, .off = F(flag),
+	  .help = "flag" },
+	{ .name = "mode", .type = OPT_CHOICE, .off = F(choice), .choices = "pud|pmd",
+	  .def = "pud",
+	  .help = "choice" },
+	{ .name = "name", .type = OPT_STR, .off = F(name),
+	  .metavar = "TEXT",
+	  .help = "text" },
+	{ .name = "x", .type = OPT_DOUBLE, .off = F(x), .dmin = 0.5, .dmax = 2,
+	  .metavar = "X",
+	  .help = "double" },
+	{ .name = "list", .type = OPT_LIST, .off = F(list),
+	  .metavar = "A,B",
+	  .help = "list" },
+	{ .name = "node", .type = OPT_NODE, .off = F(node), .max = 7,
+	  .metavar = "N",
+	  .help = "node" },
+	{ .type = OPT_ROWS, .rows = shared_rows, .off = F(shared) },
+	{ NULL },
 };
 
 /* Parse a NULL-terminated argument list into c; returns opt_parse's result. */
@@ -77,6 +108,32 @@ int main(void)
 		opt_usage(f, "test", "[OPTIONS]", tab);
 		fclose(f);
 	}
+	/* the table is the one source of defaults */
+	ok(parse(&c, NULL, NULL, NULL) == 0 && c.n == 1 && c.choice == 0 && c.size == 0 && !c.name,
+	   "a row's .def is applied; a row without one keeps the caller's 0");
+	ok(c.node == -1 && c.list.n == 0 && !c.list.text, "an absent node is -1, an absent list empty");
+	ok(strcmp(c.shared.db, "results/x.db") == 0 && !c.shared.json, "shared rows get their defaults too");
+	ok(parse(&c, NULL, NULL, "--db", "a.db", "--json", NULL) == 0 &&
+	   strcmp(c.shared.db, "a.db") == 0 && c.shared.json == 1, "shared rows parse at their offset");
+	ok(parse(&c, NULL, NULL, "--list", "a,bb,c", NULL) == 0 && c.list.n == 3 &&
+	   strcmp(c.list.item[1], "bb") == 0 && strcmp(c.list.text, "a,bb,c") == 0 &&
+	   opt_list_has(&c.list, "c") && !opt_list_has(&c.list, "b"), "a list is split at commas");
+	ok(parse(&c, NULL, NULL, "--list", "a,,b", NULL) == EX_USAGE, "an empty list name is refused");
+	ok(parse(&c, NULL, NULL, "--list", "a,", NULL) == EX_USAGE, "a trailing comma is refused");
+	{
+		char big[80];
+
+		memset(big, 'e', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		ok(parse(&c, NULL, NULL, "--list", big, NULL) == EX_USAGE,
+		   "a name too long for the list is refused, not cut");
+	}
+	ok(parse(&c, NULL, NULL, "--list", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+		 "a1,b1,c1,d1,e1,f1,g1", NULL) == EX_USAGE, "more names than the list holds are refused");
+	ok(parse(&c, NULL, NULL, "--node", "3", NULL) == 0 && c.node == 3, "a node number");
+	ok(parse(&c, NULL, NULL, "--node", "8", NULL) == EX_USAGE, "a node above the range");
+	ok(parse(&c, NULL, NULL, "--node", "-1", NULL) == EX_USAGE, "a negative node");
+	ok(parse(&c, NULL, NULL, "--node", "1k", NULL) == EX_USAGE, "a node with a suffix");
 	ok(opt_choice_index("4k|2m|1g|thp", "thp") == 3, "choice index");
 	ok(opt_choice_index("4k|2m|1g|thp", "2") == -1, "choice prefix does not match");
 	return done_testing();

@@ -1,7 +1,7 @@
 /* t_parse.c - sizes, counts and CPU lists. */
 #include <errno.h>
 #include <string.h>
-#include "parse.h"
+#include "lib/parse.h"
 #include "tap.h"
 
 static void size_ok(const char *s, uint64_t want)

@@ -1,6 +1,8 @@
 /*
- * t_perf: event resolution, errno classification, the dead-PMU check on
- * synthetic reads, and one real window: the software page-fault counters
+ * t_perf: event resolution (explicit {a,b} groups included), errno
+ * classification, the group layout, scaling, the dead-PMU check on
+ * synthetic reads (the over-committed PMU of issue 9 among them), and
+ * real windows: the software page-fault counters
  * of this task must count exactly the pages it first-touches. Where the
  * machine has a core PMU, cycles must count and read more than 0; where
  * it has none, cycles must come back missing as no-pmu, never as 0.
@@ -9,9 +11,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "../log.h"
-#include "../perf.h"
-#include "../sysinfo.h"
+#include "lib/log.h"
+#include "machine/perf.h"
+#include "machine/sysinfo.h"
 #include "tap.h"
 
 #define PAGES 64
@@ -104,6 +106,115 @@ static void test_dead(const struct sysinfo *si)
 	ok(ev[0].state == EV_COUNTED, "and leaves the value alone");
 }
 
+/* Explicit groups: parsed, laid out whole; everything else as before. */
+static void test_groups(const struct sysinfo *si)
+{
+	struct perf_spec sp[EV_MAX];
+	struct perf_groups g;
+	char err[256], txt[256];
+	unsigned n = 0, biggest = 0;
+
+	ok(perf_resolve("{dTLB-loads,dTLB-load-misses},cycles,{instructions,page-faults},task-clock", si,
+			sp, &n, err, sizeof(err)) == 0 && n == 6, "braces group events: %s", n ? "" : err);
+	ok(sp[0].ugroup == 1 && sp[1].ugroup == 1 && sp[2].ugroup == 0 && sp[3].ugroup == 2 &&
+	   sp[4].ugroup == 2 && sp[5].ugroup == 0, "each event knows its explicit group");
+	ok(strcmp(sp[0].name, "dTLB-loads") == 0 && strcmp(sp[4].name, "page-faults") == 0,
+	   "names lose their braces");
+	perf_layout(sp, n, &g);
+	is_u64(g.n, 4, "layout: {dTLB-loads,dTLB-load-misses} {cycles} {instructions,page-faults} {task-clock}");
+	ok(g.nmemb[0] == 2 && g.memb[0][0] == 0 && g.memb[0][1] == 1, "an explicit group stays whole, leader first");
+	ok(g.nmemb[1] == 1 && g.memb[1][0] == 2, "a hardware event outside a group is alone");
+	ok(g.nmemb[2] == 2 && g.memb[2][0] == 3 && g.memb[2][1] == 4, "a software event may join an explicit group");
+	is_u64(strlen(perf_group_text("{dTLB-loads,dTLB-load-misses},cycles,{instructions,page-faults}", txt,
+				      sizeof(txt))) > 0, 1, "the groups as text");
+	ok(strcmp(txt, "{dTLB-loads,dTLB-load-misses} {instructions,page-faults}") == 0, "are '%s'", txt);
+	ok(strcmp(perf_group_text("cycles,instructions", txt, sizeof(txt)), "") == 0, "no group, no text");
+
+	ok(perf_resolve(PERF_DEFAULT_EVENTS, si, sp, &n, err, sizeof(err)) == 0, "the default events resolve");
+	perf_layout(sp, n, &g);
+	for (unsigned k = 0; k < g.n; k++) {
+		unsigned hw = 0;
+
+		for (unsigned m = 0; m < g.nmemb[k]; m++)
+			hw += sp[g.memb[k][m]].group == PG_HW;
+		if (hw > biggest)
+			biggest = hw;
+	}
+	is_u64(biggest, 1, "default events: no group holds more than one hardware event");
+	is_u64(g.n, 8, "default events: 5 hardware events alone, faults, scheduler, clock: 8 groups");
+
+	ok(perf_resolve("cycles,instructions,r8,r11,r08,r011,r008,r0011,r0008,r00011", si, sp, &n, err,
+			sizeof(err)) == 0 && n == 10, "10 hardware events resolve");
+	perf_layout(sp, n, &g);
+	is_u64(g.n, 10, "10 hardware events are 10 groups: the kernel multiplexes them one by one");
+
+	ok(perf_resolve("{a", si, sp, &n, err, sizeof(err)) == EX_USAGE && strstr(err, "not closed"),
+	   "an open group is a usage error: %s", err);
+	ok(perf_resolve("cycles}", si, sp, &n, err, sizeof(err)) == EX_USAGE, "a stray '}' is a usage error");
+	ok(perf_resolve("{}", si, sp, &n, err, sizeof(err)) == EX_USAGE, "an empty group is a usage error");
+	ok(perf_resolve("{cycles,{instructions}}", si, sp, &n, err, sizeof(err)) == EX_USAGE,
+	   "nested groups are a usage error");
+	ok(perf_resolve("{cycles}:u", si, sp, &n, err, sizeof(err)) == EX_USAGE && strstr(err, "modifiers"),
+	   "group modifiers are a usage error: %s", err);
+}
+
+/* Scaling by each event's own enabled/running. */
+static void test_scale(void)
+{
+	struct ev_value v;
+
+	perf_scale(&v, 1000, 100, 25);
+	ok(v.state == EV_COUNTED && v.value == 4000.0 && v.raw == 1000, "ran a quarter of the time: scaled x4");
+	perf_scale(&v, 1000, 100, 100);
+	ok(v.state == EV_COUNTED && v.value == 1000.0, "ran the whole time: the raw count");
+	perf_scale(&v, 0, 100, 0);
+	is_u64(v.state, EV_MULTIPLEXED_OUT, "never ran: multiplexed-out, not 0");
+	perf_scale(&v, 0, 100, 100);
+	ok(v.state == EV_COUNTED && v.value == 0.0, "ran the whole time and read 0: a real 0");
+}
+
+/* Fill ev: counted, raw, enabled en, running run. */
+static void fake2(struct ev_value *ev, uint64_t raw, uint64_t en, uint64_t run)
+{
+	perf_scale(ev, raw, en, run);
+}
+
+/* Issue 9: more hardware events than counters must not look like a dead PMU. */
+static void test_dead_overcommit(const struct sysinfo *si)
+{
+	struct perf_spec sp[EV_MAX];
+	struct ev_value ev[EV_MAX];
+	char err[256];
+	unsigned n = 0;
+
+	perf_resolve("instructions,cycles,r8,r11,page-faults", si, sp, &n, err, sizeof(err));
+	/* what the old code saw: a group scheduled 28.9 us of 11.6 ms read 0,
+	 * events alone ran part of the window and counted */
+	fake2(&ev[0], 0, 11600000, 28900);
+	fake2(&ev[1], 0, 11600000, 28900);
+	fake2(&ev[2], 1234567, 11600000, 3500000);
+	fake2(&ev[3], 2345678, 11600000, 7500000);
+	fake2(&ev[4], 3, 11600000, 11600000);
+	is_u64(perf_check_dead(sp, ev, n), 0, "a canary that read 0 for part of the window is no evidence");
+	ok(ev[0].state == EV_COUNTED && ev[2].state == EV_COUNTED && ev[2].value > 1234567.0 * 3,
+	   "the counted events keep their scaled values");
+
+	fake2(&ev[0], 0, 11600000, 11600000);
+	fake2(&ev[1], 987654, 11600000, 5000000);
+	is_u64(perf_check_dead(sp, ev, n), 0, "one canary read 0 all window, another counted: not dead");
+	ok(ev[0].state == EV_COUNTED, "and nothing is marked");
+
+	fake2(&ev[0], 0, 11600000, 11600000);
+	fake2(&ev[1], 0, 11600000, 0);
+	fake2(&ev[2], 0, 11600000, 11600000);
+	fake2(&ev[3], 42, 11600000, 11600000);
+	is_u64(perf_check_dead(sp, ev, n), 1, "a canary ran all window and read 0, none counted: dead");
+	ok(ev[0].state == EV_READS_ZERO && ev[2].state == EV_READS_ZERO, "hardware zeros become pmu-reads-zero");
+	ok(ev[1].state == EV_MULTIPLEXED_OUT, "an event that never ran stays multiplexed-out");
+	ok(ev[3].state == EV_COUNTED && ev[3].raw == 42, "an event that counted is never overridden");
+	ok(ev[4].state == EV_COUNTED && ev[4].raw == 3, "software events keep their values");
+}
+
 /* Touch one byte in each of pages 4 KiB pages at p. */
 static void touch(volatile char *p, unsigned pages)
 {
@@ -172,6 +283,51 @@ static void test_real(const struct sysinfo *si)
 	munmap(area, PAGES * 4096);
 }
 
+/* A real explicit group: read as one, and exact; hardware ones say why not. */
+static void test_real_group(const struct sysinfo *si)
+{
+	struct perf_spec sp[EV_MAX];
+	struct ev_value ev[EV_MAX];
+	struct perf_set ps;
+	char err[256];
+	unsigned n = 0;
+	char *area;
+
+	if (perf_resolve("{page-faults,minor-faults},{cycles,instructions}", si, sp, &n, err, sizeof(err))) {
+		ok(0, "resolve: %s", err);
+		return;
+	}
+	area = mmap(NULL, PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED) {
+		ok(0, "mmap: %s", strerror(errno));
+		return;
+	}
+	madvise(area, PAGES * 4096, MADV_NOHUGEPAGE);
+	perf_open(&ps, sp, n, si->has_core_pmu);
+	perf_enable(&ps);
+	perf_disable(&ps);
+	perf_enable(&ps);
+	touch(area, PAGES);
+	perf_disable(&ps);
+	perf_read(&ps, ev);
+	perf_check_dead(sp, ev, n);
+	perf_close(&ps);
+	if (ev[0].state == EV_PERMISSION) {
+		skip("explicit software group: permission denied");
+	} else {
+		ok(ev[0].enabled == ev[1].enabled && ev[0].running == ev[1].running && ev[0].running > 0,
+		   "an explicit group is read as one: same enabled and running");
+		is_u64(ev[0].raw, PAGES, "and counts exactly: page-faults");
+		is_u64(ev[1].raw, PAGES, "and minor-faults");
+	}
+	if (!si->has_core_pmu)
+		ok(ev[2].state == EV_NO_PMU && ev[3].state == EV_NO_PMU,
+		   "a hardware group without a PMU: both no-pmu, never 0");
+	else
+		ok(ev[2].state != EV_NO_PMU, "with a core PMU the group is not no-pmu");
+	munmap(area, PAGES * 4096);
+}
+
 int main(void)
 {
 	struct sysinfo si;
@@ -180,6 +336,10 @@ int main(void)
 	test_resolve(&si);
 	test_classify();
 	test_dead(&si);
+	test_groups(&si);
+	test_scale();
+	test_dead_overcommit(&si);
 	test_real(&si);
+	test_real_group(&si);
 	return done_testing();
 }

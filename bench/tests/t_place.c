@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "log.h"
-#include "place.h"
-#include "place_topo.h"
+#include "lib/log.h"
+#include "machine/place.h"
+#include "machine/place_topo.h"
 #include "tap.h"
 
 static struct place_topo topo;

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "rng.h"
-#include "stats.h"
+#include "lib/rng.h"
+#include "stats/stats.h"
 #include "tap.h"
 
 #define NEAR(a, b, tol) (fabs((a) - (b)) <= (tol))

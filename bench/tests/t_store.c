@@ -4,22 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "log.h"
-#include "store.h"
-#include "store_read.h"
-#include "sysinfo.h"
+#include "lib/log.h"
+#include "store/store.h"
+#include "store/query.h"
+#include "store/read.h"
+#include "machine/sysinfo.h"
 #include "tap.h"
 
 /* One-value integer query. */
-static long long q1(sqlite3 *db, const char *sql)
+static long long q1(struct store *db, const char *sql)
 {
-	sqlite3_stmt *st;
-	long long v = -1;
+	int64_t v = -1;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return store_scalar(db, sql, &v) ? -1 : (long long)v;
 }
 
 /* A two-task, two-event result: one counted, one missing (no-pmu). */
@@ -61,7 +58,7 @@ int main(void)
 	struct task_result tasks[2];
 	struct run_result r;
 	struct stored_run s;
-	sqlite3 *db;
+	struct store *db;
 	int64_t id = 0;
 
 	log_verbosity = 0;
@@ -73,6 +70,16 @@ int main(void)
 	snprintf(si.hostname, sizeof(si.hostname), "test");
 
 	ok(store_open(dbpath, &db) == 0, "store_open creates and migrates");
+	{
+		char why[256] = "";
+
+		ok(store_columns_match(db, why, sizeof(why)) == 1,
+		   "the migrated tables have exactly the columns of columns.h %s", why);
+		ok(store_exec(db, "ALTER TABLE noise ADD COLUMN extra TEXT") == 0 &&
+		   store_columns_match(db, why, sizeof(why)) == 0 && strstr(why, "noise"),
+		   "a column columns.h lacks is found (%s)", why);
+		store_exec(db, "ALTER TABLE noise DROP COLUMN extra");
+	}
 	is_u64(q1(db, "PRAGMA user_version"), store_schema_version(), "user_version = migrations known");
 	ok(q1(db, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('machine','run','task','value','metric','run_metric','timing','sweep','noise','verdict')") == 10,
 	   "all tables and the view exist");
@@ -142,9 +149,9 @@ int main(void)
 	store_close(db);
 
 	/* A database from a newer sgabench is refused, not migrated. */
-	sqlite3_open(dbpath, &db);
-	sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL);
-	sqlite3_close(db);
+	ok(store_open(dbpath, &db) == 0 && store_exec(db, "PRAGMA user_version = 999") == 0,
+	   "a later sgabench's schema version is set");
+	store_close(db);
 	ok(store_open(dbpath, &db) != 0, "a newer schema is refused by store_open");
 	ok(store_open_ro(dbpath, &db) != 0, "and by store_open_ro");
 	ok(store_open_ro("/nonexistent/x.db", &db) == EX_RESOURCE, "a missing database is a missing resource");

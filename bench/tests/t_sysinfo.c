@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
-#include "cpuid.h"
-#include "json.h"
-#include "sysinfo.h"
+#include "machine/cpuid.h"
+#include "lib/json.h"
+#include "machine/sysinfo.h"
 #include "tap.h"
 
 /* Whether t has a TLB with this name, page sizes, entries and ways. */

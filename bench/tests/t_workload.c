@@ -1,9 +1,11 @@
 /* t_workload.c - the access-order generators: exact sequences where they are
  * defined, determinism for a seed, chunking invariance, and distribution checks. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "workload.h"
+#include "workloads/fastpow.h"
+#include "workloads/workload.h"
 
 /* Generate the whole stream of (name, pages, rounds, seed, task) in chunks of `chunk`. */
 static uint32_t *gen(const char *name, uint64_t pages, uint64_t rounds, uint64_t seed,
@@ -24,6 +26,151 @@ static uint32_t *gen(const char *name, uint64_t pages, uint64_t rounds, uint64_t
 	wl_close(&s);
 	*n = got;
 	return out;
+}
+
+/* The zipf generator as it was before streams were made in blocks: one
+ * rng_double() and one libm pow() per access, the page by 128-bit modulo
+ * (workloads/zipf.c at 836f5cf, zipf_open's constants recomputed here). */
+static void old_zipf(uint64_t pages, uint64_t seed, unsigned task, double theta, uint64_t n,
+		     uint32_t *out)
+{
+	double zetan = 0, alpha = 1.0 / (1.0 - theta), eta, half_pow = 1 + pow(0.5, theta), zeta2;
+	uint64_t m = pages < (1u << 20) ? pages : (1u << 20), mul, add;
+	struct rng r, g;
+
+	for (uint64_t i = 1; i <= m; i++)
+		zetan += pow((double)i, -theta);
+	if (pages != m) {
+		double a = (double)m, b = (double)pages;
+
+		zetan += (pow(b, 1 - theta) - pow(a, 1 - theta)) / (1 - theta);
+		zetan += (pow(b, -theta) - pow(a, -theta)) / 2;
+		zetan += (-theta * pow(b, -theta - 1) + theta * pow(a, -theta - 1)) / 12;
+	}
+	zeta2 = 1 + pow(2.0, -theta);
+	eta = (1 - pow(2.0 / (double)pages, 1 - theta)) / (1 - zeta2 / zetan);
+	rng_seed(&r, seed, 0x21bf);
+	mul = (rng_next(&r) | 1) % pages;
+	if (pages == 1)
+		mul = 1;
+	for (;;) {
+		uint64_t a = mul, b = pages;
+
+		while (b) {
+			uint64_t t = a % b;
+
+			a = b;
+			b = t;
+		}
+		if (mul != 0 && a == 1)
+			break;
+		mul = (mul + 1) % pages;
+	}
+	add = rng_below(&r, pages);
+	rng_seed(&g, seed, task);
+	for (uint64_t i = 0; i < n; i++) {
+		double u = rng_double(&g), uz = u * zetan;
+		uint64_t rank;
+
+		if (pages == 1 || uz < 1.0)
+			rank = 0;
+		else if (uz < half_pow)
+			rank = 1;
+		else
+			rank = (uint64_t)((double)pages * pow(eta * u - eta + 1, alpha));
+		if (rank >= pages)
+			rank = pages - 1;
+		out[i] = (uint32_t)(((__uint128_t)rank * mul + add) % pages);
+	}
+}
+
+/* The random generator as it was: rng_below() per access. */
+static void old_random(uint64_t pages, uint64_t seed, unsigned task, uint64_t n, uint32_t *out)
+{
+	struct rng g;
+
+	rng_seed(&g, seed, task);
+	for (uint64_t i = 0; i < n; i++)
+		out[i] = (uint32_t)rng_below(&g, pages);
+}
+
+/* The first n accesses of (name, pages, rounds, seed, task, theta) in chunks of `chunk`, into out. */
+static uint64_t gen_into(const char *name, uint64_t pages, uint64_t rounds, uint64_t seed,
+			 unsigned task, double theta, size_t chunk, uint32_t *out, uint64_t n)
+{
+	struct wl_params p = { .pages = pages, .rounds = rounds, .seed = seed, .task = task,
+			       .ntasks = task + 1, .zipf_theta = theta };
+	struct wl_stream s;
+	uint64_t got = 0;
+	size_t k;
+
+	if (wl_open(&s, workload_find(name), &p))
+		return 0;
+	while (got < n && (k = wl_fill(&s, out + got, chunk < n - got ? chunk : n - got)) > 0)
+		got += k;
+	wl_close(&s);
+	return got;
+}
+
+/* The block generators give exactly the old per-access streams. */
+static void same_as_old(void)
+{
+	static const uint64_t pages[] = { 2, 3, 69, 1000, 1024, 2048, 8192, 1000003, 3u << 20 };
+	static const double thetas[] = { 0.99, 0.5, 0.01, 0.9999, 1.5, 10 };
+	static const size_t chunks[] = { 1, 7, 512, 100000 };
+	const uint64_t n = 200000;
+	uint32_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	unsigned zbad = 0, zn = 0, rbad = 0, rn = 0;
+
+	for (size_t pi = 0; pi < sizeof(pages) / sizeof(pages[0]); pi++) {
+		uint64_t rounds = (n + pages[pi] - 1) / pages[pi];
+
+		for (size_t ti = 0; ti < sizeof(thetas) / sizeof(thetas[0]); ti++) {
+			uint64_t seed = 1 + pi * 31 + ti;
+
+			old_zipf(pages[pi], seed, (unsigned)ti, thetas[ti], n, a);
+			gen_into("zipf", pages[pi], rounds, seed, (unsigned)ti, thetas[ti],
+				 chunks[(pi + ti) % 4], b, n);
+			zbad += memcmp(a, b, n * sizeof(*a)) != 0;
+			zn++;
+		}
+		old_random(pages[pi], 7 + pi, 2, n, a);
+		gen_into("random", pages[pi], rounds, 7 + pi, 2, 0.99, chunks[pi % 4], b, n);
+		rbad += memcmp(a, b, n * sizeof(*a)) != 0;
+		rn++;
+	}
+	ok(zbad == 0, "zipf: the block generator equals the old per-access one on %u streams of %llu "
+	   "(9 working sets up to 3 Mi pages, theta 0.01..10, chunks 1..100000)", zn - zbad,
+	   (unsigned long long)n);
+	ok(rbad == 0, "random: the block generator equals rng_below() per access on %u streams", rn - rbad);
+	/* a non-power-of-two beyond 2^31: Lemire's rejection happens */
+	old_random(0xfffffffbull, 3, 0, n, a);
+	gen_into("random", 0xfffffffbull, 1, 3, 0, 0.99, 333, b, n);
+	ok(memcmp(a, b, n * sizeof(*a)) == 0, "random: equal with 2^32-5 pages (rejections)");
+	free(a);
+	free(b);
+}
+
+/* fastpow stays within its stated relative error (fastpow.h). */
+static void fastpow_bound(void)
+{
+	struct rng g;
+	double worst = 0;
+
+	fastpow_init();
+	rng_seed(&g, 99, 0);
+	for (int i = 0; i < 2000000; i++) {
+		double x = i % 2 ? 1 - rng_double(&g) * 0.5 : exp2(rng_double(&g) * 40 - 20);
+		double a = i % 3 ? 100 : (rng_double(&g) - 0.5) * 2 * FASTPOW_MAX_A;
+		double want = pow(x, a), got = fastpow(x, a);
+
+		if (fabs(a * log2(x)) > 1000 || want < 0x1p-1000)
+			continue;
+		if (fabs(got / want - 1) > worst)
+			worst = fabs(got / want - 1);
+	}
+	ok(worst < FASTPOW_REL_ERROR, "fastpow: worst relative error %.2g < %.0g on 2 million inputs",
+	   worst, FASTPOW_REL_ERROR);
 }
 
 int main(void)
@@ -148,5 +295,7 @@ int main(void)
 		free(cnt);
 	}
 	free(a);
+	same_as_old();
+	fastpow_bound();
 	return done_testing();
 }

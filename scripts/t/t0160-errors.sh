@@ -1,18 +1,18 @@
 #!/bin/sh
 # t0160: every documented error path gives its exit code and a clear
 # message, and leaves nothing behind.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
-shm_before=$(shm_count)
+shm_before=$(shm_orphans)
 # usage errors: exit 2, one line and a hint
 expect_usage() {
 	name=$1
 	msg=$2
 	shift 2
 	run_sga "$@"
-	is "$name: exit 2" "$rc" 2
-	ok "$name: says '$msg'" grep -q -- "$msg" "$TMPD/err"
+	test_expect_success "$name: exit 2" 'test_is "$rc" 2'
+	test_expect_success "$name: says '$msg'" 'grep -q -- "$msg" "$TMPD/err"'
 }
 expect_usage "no command" "usage: sgabench"
 expect_usage "unknown command" "unknown command 'frobnicate'" frobnicate
@@ -36,41 +36,55 @@ expect_usage "stride not a power of two" "--stride must be a power of two" run -
 
 # missing resources: exit 3 with the exact fix
 run_sga run --page-size 4k --sga-size 8m --events NO_SUCH_EVENT_XYZ --no-store
-is "unknown event: exit 3" "$rc" 3
-ok "unknown event: names it" grep -q "unknown event 'NO_SUCH_EVENT_XYZ'" "$TMPD/err"
+test_expect_success "unknown event: exit 3" 'test_is "$rc" 3'
+test_expect_success "unknown event: names it" - <<-\EOT
+	grep -q "unknown event 'NO_SUCH_EVENT_XYZ'" "$TMPD/err"
+EOT
 run_sga run --sga-size 8m --page-size 2m --sharedctx --no-store
-is "--sharedctx off sparc64: exit 3" "$rc" 3
-ok "--sharedctx: says not supported here and why" grep -q "not supported here: the sparc64 shared context needs" "$TMPD/err"
-if [ "$(id -u)" -eq 0 ]; then
-	old=$(cat /proc/sys/vm/nr_hugepages)
-	at_exit "echo $old > /proc/sys/vm/nr_hugepages"
-	echo 0 > /proc/sys/vm/nr_hugepages
-	run_sga run --sga-size 1g --page-size 2m --no-store
-	is "no hugepages: exit 3" "$rc" 3
-	ok "no hugepages: gives the sysctl to run" grep -q "need 512 free 2 MiB hugepages, 0 free; as root: sysctl vm.nr_hugepages=512" "$TMPD/err"
-	echo "$old" > /proc/sys/vm/nr_hugepages
-else
-	skip "no hugepages" "needs root to empty the pool"
-fi
+test_expect_success "--sharedctx off sparc64: exit 3" 'test_is "$rc" 3'
+test_expect_success "--sharedctx: says not supported here and why" 'grep -q "not supported here: the sparc64 shared context needs" "$TMPD/err"'
+test_expect_success ROOT "no hugepages: exit 3" - <<-\EOT
+	old=$(cat /proc/sys/vm/nr_hugepages) &&
+	test_atexit "echo $old > /proc/sys/vm/nr_hugepages" &&
+	test_when_finished "echo $old > /proc/sys/vm/nr_hugepages" &&
+	echo 0 > /proc/sys/vm/nr_hugepages &&
+	run_sga run --sga-size 1g --page-size 2m --no-store &&
+	test_is "$rc" 3
+EOT
+test_expect_success ROOT "no hugepages: gives the sysctl to run" 'grep -q "need 512 free 2 MiB hugepages, 0 free; as root: sysctl vm.nr_hugepages=512" "$TMPD/err"'
 # An occupied address: with ASLR off, the binary itself sits at 0x555555554000.
 addr=0x555555554000
 rc=0; setarch "$(uname -m)" -R "$SGABENCH" run --page-size 4k --sga-size 8m --address "$addr" --no-store >"$TMPD/out" 2>"$TMPD/err" || rc=$?
-is "occupied --address: exit 3" "$rc" 3
-ok "occupied --address: says so" grep -q "is occupied" "$TMPD/err"
+test_expect_success "occupied --address: exit 3" 'test_is "$rc" 3'
+test_expect_success "occupied --address: says so" 'grep -q "is occupied" "$TMPD/err"'
 mkdir -p "$TMPD/ro"
 chmod 500 "$TMPD/ro"
-if [ "$(id -u)" -ne 0 ]; then
-	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/ro/x.db"
-	is "unwritable database: exit 1" "$rc" 1
-else
-	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/not-a-dir/deeper/x.db"
-	is "database in a missing directory: exit 1" "$rc" 1
-	ok "database error names the path" grep -q "cannot open database" "$TMPD/err"
-fi
+test_expect_success !ROOT "unwritable database: exit 1" - <<-\EOT
+	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/ro/x.db" &&
+	test_is "$rc" 1
+EOT
+test_expect_success "database in a missing directory: exit 3, with the mkdir that fixes it" - <<-\EOT
+	run_sga run --page-size 4k --sga-size 8m --db "$TMPD/not-a-dir/deeper/x.db" &&
+	test_is "$rc" 3 &&
+	grep -q "mkdir -p '$TMPD/not-a-dir/deeper'" "$TMPD/err"
+EOT
+test_expect_success ROOT "database error names the path" 'grep -q "cannot open database" "$TMPD/err"'
+test_expect_success "run on a database from a newer sgabench: exit 3, as runs does" - <<-\EOT
+	run_sga run --page-size 4k --sga-size 8m --tasks 1 --rounds 1 --db "$TMPD/newer.db" &&
+	test_is "$rc" 0 &&
+	sqlite3 "$TMPD/newer.db" "PRAGMA user_version = 999" &&
+	run_sga run --page-size 4k --sga-size 8m --tasks 1 --rounds 1 --db "$TMPD/newer.db" &&
+	test_is "$rc" 3 &&
+	grep -q "newer than this sgabench" "$TMPD/err" &&
+	run_sga runs --db "$TMPD/newer.db" &&
+	test_is "$rc" 3 &&
+	run_sga sim --rounds 1 --db "$TMPD/newer.db" &&
+	test_is "$rc" 3
+EOT
 echo "not sqlite" > "$TMPD/junk.db"
 run_sga run --page-size 4k --sga-size 8m --db "$TMPD/junk.db"
-is "a file that is not a database: exit 1" "$rc" 1
+test_expect_success "a file that is not a database: exit 1" 'test_is "$rc" 1'
 run_sga runs --db "$TMPD/absent.db"
-is "runs on a missing database: exit 3" "$rc" 3
-is "no SysV segment left by any of these" "$(shm_count)" "$shm_before"
-done_testing
+test_expect_success "runs on a missing database: exit 3" 'test_is "$rc" 3'
+test_expect_success "no SysV segment left by any of these" 'test_is "$(shm_orphans)" "$shm_before"'
+test_done

@@ -2,23 +2,23 @@
 # t0530: scripts/hugepages reserves a pool and restores the previous size
 # after the command succeeds, fails or is killed; 'restore' uses the state
 # 'reserve' recorded; a non-root user gets the exact sysctl and exit 3.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 hp="$top/scripts/hugepages"
 pool=/sys/kernel/mm/hugepages/hugepages-2048kB
 rc=0
 "$hp" reserve >/dev/null 2>&1 || rc=$?
-is "reserve without a count is a usage error" "$rc" 2
+test_expect_success "reserve without a count is a usage error" 'test_is "$rc" 2'
 rc=0
 "$hp" reserve 4 3m >/dev/null 2>&1 || rc=$?
-is "an unknown size is a usage error" "$rc" 2
-ok "status lists the 2 MiB pool" sh -c "'$hp' status | grep -q '^2048kB: total [0-9]*, free [0-9]*'"
+test_expect_success "an unknown size is a usage error" 'test_is "$rc" 2'
+test_expect_success "status lists the 2 MiB pool" - <<-\EOT
+	sh -c "'$hp' status | grep -q '^2048kB: total [0-9]*, free [0-9]*'"
+EOT
 
 if [ "$(id -u)" -ne 0 ] || [ ! -w "$pool/nr_hugepages" ]; then
-	skip "reserve and restore" "needs root"
-	done_testing
-	exit
+	skip_all "reserve and restore: needs root"
 fi
 avail() { echo $(($(cat "$pool/free_hugepages") - $(cat "$pool/resv_hugepages"))); }
 # Other tests may change the pool too: measure it right before each case.
@@ -43,15 +43,15 @@ reserve_cmd() {
 
 rc=0
 reserve_cmd "$want" -- sh -c "echo \$((\$(cat $pool/free_hugepages) - \$(cat $pool/resv_hugepages))) > '$TMPD/inside'" || rc=$?
-is "reserve -- COMMAND: the command's status" "$rc" 0
-ok "inside the command at least $want pages were free" test "$(cat "$TMPD/inside")" -ge "$want"
-is "afterwards the pool is back" "$(cat "$pool/nr_hugepages")" "$before"
+test_expect_success "reserve -- COMMAND: the command's status" 'test_is "$rc" 0'
+test_expect_success "inside the command at least $want pages were free" 'test "$(cat "$TMPD/inside")" -ge "$want"'
+test_expect_success "afterwards the pool is back" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
 
 fresh
 rc=0
 reserve_cmd "$want" -- sh -c 'exit 5' || rc=$?
-is "a failing command: its status" "$rc" 5
-is "and the pool is back" "$(cat "$pool/nr_hugepages")" "$before"
+test_expect_success "a failing command: its status" 'test_is "$rc" 5'
+test_expect_success "and the pool is back" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
 
 fresh
 # In its own process group, as a job run from a terminal or cron is: the
@@ -60,32 +60,33 @@ setsid "$hp" reserve "$want" -- sleep 30 2>/dev/null &
 pid=$!
 n=0
 while [ "$(cat "$pool/nr_hugepages")" = "$before" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-ok "while it runs the pool is larger" test "$(cat "$pool/nr_hugepages")" -gt "$before"
+test_expect_success "while it runs the pool is larger" 'test "$(cat "$pool/nr_hugepages")" -gt "$before"'
 sleep 0.2
 kill -TERM "-$pid"
 rc=0
 wait "$pid" || rc=$?
-is "killed (SIGTERM to its group): status 143" "$rc" 143
-is "and the pool is back" "$(cat "$pool/nr_hugepages")" "$before"
+test_expect_success "killed (SIGTERM to its group): status 143" 'test_is "$rc" 143'
+test_expect_success "and the pool is back" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
 
 state="$TMPD/state"
 fresh
 old=$(SGABENCH_STATE_DIR="$state" "$hp" reserve "$want" 2>/dev/null)
-is "reserve prints the previous size" "$old" "$before"
-ok "the pool grew" test "$(cat "$pool/nr_hugepages")" -gt "$before"
-is "the state file holds it" "$(cat "$state/hugepages-2m")" "$before"
+test_expect_success "reserve prints the previous size" 'test_is "$old" "$before"'
+test_expect_success "the pool grew" 'test "$(cat "$pool/nr_hugepages")" -gt "$before"'
+test_expect_success "the state file holds it" 'test_is "$(cat "$state/hugepages-2m")" "$before"'
 SGABENCH_STATE_DIR="$state" "$hp" restore 2>/dev/null
-is "restore puts it back" "$(cat "$pool/nr_hugepages")" "$before"
-ok "and removes the state file" test ! -e "$state/hugepages-2m"
+test_expect_success "restore puts it back" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
+test_expect_success "and removes the state file" 'test ! -e "$state/hugepages-2m"'
 
-if command -v setpriv >/dev/null 2>&1; then
-	fresh
-	rc=0
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$hp" reserve "$want" >/dev/null 2>"$TMPD/err" || rc=$?
-	is "not root: exit 3" "$rc" 3
-	ok "with the exact sysctl" grep -q "as root: sysctl -w vm.nr_hugepages=[0-9][0-9]*\$" "$TMPD/err"
-	is "and the pool untouched" "$(cat "$pool/nr_hugepages")" "$before"
-else
-	skip "not root" "setpriv not installed"
-fi
-done_testing
+# As user 65534, from a copy of scripts/ that user can reach: the checkout
+# itself may be in a directory only root can enter.
+test_expect_success UNPRIVILEGED_REACH "not root: exit 3" - <<-\EOT
+	reach_copy scripts &&
+	fresh &&
+	rc=0 &&
+	{ as_nobody "$REACH/scripts/hugepages" reserve "$want" >/dev/null 2>"$TMPD/err" || rc=$?; } &&
+	test_is "$rc" 3
+EOT
+test_expect_success UNPRIVILEGED_REACH "with the exact sysctl" 'grep -q "as root: sysctl -w vm.nr_hugepages=[0-9][0-9]*\$" "$TMPD/err"'
+test_expect_success UNPRIVILEGED_REACH "and the pool untouched" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
+test_done

@@ -3,13 +3,11 @@
 # table, the sweep, the report, the closing table + five-line summary +
 # report path; as root it grows the hugepage pool and puts it back, also
 # when it is killed.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
 if ! "$SGABENCH" run --help >/dev/null 2>&1 || ! "$SGABENCH" table --help >/dev/null 2>&1; then
-	skip "main-job" "'sgabench run' or 'sgabench table' does not work yet"
-	done_testing
-	exit
+	skip_all "main-job: 'sgabench run' or 'sgabench table' does not work yet"
 fi
 pool=/sys/kernel/mm/hugepages/hugepages-2048kB
 root=0
@@ -22,17 +20,19 @@ sed '/^SWEEP_HUGEPAGES=/d' "$top/scripts/configs/smoke" >"$cfg"
 before=$(cat "$pool/nr_hugepages")
 rc=0
 "$top/scripts/main-job" --db "$TMPD/m.db" --out "$TMPD/out" --config "$cfg" >"$TMPD/stdout" 2>"$TMPD/stderr" || rc=$?
-is "main-job exits 0" "$rc" 0
-ok "it printed the cover-letter table" grep -q '^  1000000 |' "$TMPD/stdout"
-is "it printed a five-line summary" "$(sed -n '/^== summary ==$/,/^$/p' "$TMPD/stdout" | grep -c -v -e '^== summary' -e '^$')" 5
-ok "and the report's path" grep -qx "report: $TMPD/out/index.html" "$TMPD/stdout"
-ok "the report exists" test -s "$TMPD/out/index.html"
-ok "progress: the steps" grep -q 'step 3/4: the SGA scaling sweep' "$TMPD/stderr"
-ok "progress: cells and time left" grep -q 'sweep: \[2/4\] .* after this, ~' "$TMPD/stderr"
-is "the model table and the sweep went to one database" "$(sqlite3 "$TMPD/m.db" "SELECT COUNT(DISTINCT backend) FROM run")" 2
+test_expect_success "main-job exits 0" 'test_is "$rc" 0'
+test_expect_success "it printed the cover-letter table" 'grep -q "^  1000000 |" "$TMPD/stdout"'
+test_expect_success "it printed a five-line summary" 'test_is "$(sed -n "/^== summary ==$/,/^$/p" "$TMPD/stdout" | grep -c -v -e "^== summary" -e "^$")" 5'
+test_expect_success "and the report's path" 'grep -qx "report: $TMPD/out/index.html" "$TMPD/stdout"'
+test_expect_success "the report exists" 'test -s "$TMPD/out/index.html"'
+test_expect_success "progress: the steps" 'grep -q "step 3/4: the SGA scaling sweep" "$TMPD/stderr"'
+test_expect_success "progress: cells and time left" - <<-\EOT
+	grep -q 'sweep: \[2/4\] .* after this, ~' "$TMPD/stderr"
+EOT
+test_expect_success "the model table and the sweep went to one database" 'test_is "$(sqlite3 "$TMPD/m.db" "SELECT COUNT(DISTINCT backend) FROM run")" 2'
 if [ "$root" -eq 1 ]; then
-	ok "it reserved hugepages" grep -q 'hugepages: 2m pool: .* pages' "$TMPD/stderr"
-	is "and put the pool back" "$(cat "$pool/nr_hugepages")" "$before"
+	test_expect_success "it reserved hugepages" 'grep -q "hugepages: 2m pool: .* pages" "$TMPD/stderr"'
+	test_expect_success "and put the pool back" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
 	# Killed mid-sweep (SIGTERM to its process group, as Ctrl-C would).
 	sed -i "s/^SWEEP_HUGEPAGES=.*/SWEEP_HUGEPAGES=$(($(avail) + 4))/" "$cfg"
 	before=$(cat "$pool/nr_hugepages")
@@ -43,9 +43,9 @@ if [ "$root" -eq 1 ]; then
 	kill -TERM "-$pid"
 	rc=0
 	wait "$pid" || rc=$?
-	ok "killed mid-sweep: it stopped with a signal status ($rc)" test "$rc" -ge 128
-	is "and put the pool back" "$(cat "$pool/nr_hugepages")" "$before"
+	test_expect_success "killed mid-sweep: it stopped with a signal status ($rc)" 'test "$rc" -ge 128'
+	test_expect_success "and put the pool back" 'test_is "$(cat "$pool/nr_hugepages")" "$before"'
 else
 	skip "hugepage reservation" "needs root"
 fi
-done_testing
+test_done

@@ -1,76 +1,147 @@
 #!/bin/sh
-# t0600: report/mkreport on a small synthetic database (report/synthetic.sql,
-# schema v1 from bench/store_schema.c) writes index.html, summary.md and
+# t0600: report/mkreport on a small synthetic database (scripts/t/fixtures/synthetic.sql,
+# schema v2 from bench/store/schema.c) writes index.html, summary.md and
 # non-empty SVG and PNG plots, and escapes every string from the database.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 
-is "html_escape: markup" "$(html_escape '<script>alert("x")</script>')" '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'
-is "html_escape: ampersand first" "$(html_escape 'a &lt; b & c')" 'a &amp;lt; b &amp; c'
-is "html_escape: single quote" "$(html_escape "it's")" 'it&#39;s'
-is "html_escape: filter keeps tabs and lines" "$(printf 'a\t<b>\nc\n' | html_escape | od -c | head -n 1)" "$(printf 'a\t&lt;b&gt;\nc\n' | od -c | head -n 1)"
-is "html_escape: plain text is unchanged" "$(html_escape 'tasks=8 page=2m align=pud')" 'tasks=8 page=2m align=pud'
-is "md_escape: pipes and markup" "$(md_escape 'a|b <i>_x_</i>')" 'a\|b &lt;i&gt;\_x\_&lt;/i&gt;'
+test_expect_success "html_escape: markup" - <<-\EOT
+	test_is "$(html_escape '<script>alert("x")</script>')" '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'
+EOT
+test_expect_success "html_escape: ampersand first" - <<-\EOT
+	test_is "$(html_escape 'a &lt; b & c')" 'a &amp;lt; b &amp; c'
+EOT
+test_expect_success "html_escape: single quote" - <<-\EOT
+	test_is "$(html_escape "it's")" 'it&#39;s'
+EOT
+test_expect_success "html_escape: filter keeps tabs and lines" - <<-\EOT
+	test_is "$(printf 'a\t<b>\nc\n' | html_escape | od -c | head -n 1)" "$(printf 'a\t&lt;b&gt;\nc\n' | od -c | head -n 1)"
+EOT
+test_expect_success "html_escape: plain text is unchanged" - <<-\EOT
+	test_is "$(html_escape 'tasks=8 page=2m align=pud')" 'tasks=8 page=2m align=pud'
+EOT
+test_expect_success "md_escape: pipes and markup" - <<-\EOT
+	test_is "$(md_escape 'a|b <i>_x_</i>')" 'a\|b &lt;i&gt;\_x\_&lt;/i&gt;'
+EOT
 
 for tool in sqlite3 gnuplot; do
-	command -v "$tool" >/dev/null 2>&1 || { skip "mkreport" "'$tool' not installed"; done_testing; exit; }
+	command -v "$tool" >/dev/null 2>&1 || skip_all "mkreport: '$tool' not installed"
 done
 db="$TMPD/syn.db"
 db_ensure "$db"
-is "schema v1 from bench/store_schema.c" "$(sqlite3 "$db" 'PRAGMA user_version')" 1
-sqlite3 "$db" <"$top/report/synthetic.sql"
-is "synthetic database loaded" "$(sqlite3 "$db" 'SELECT COUNT(*) FROM run')" 255
+test_expect_success "schema v2 from bench/store/schema.c" - <<-\EOT
+	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" 2
+EOT
+sqlite3 "$db" <"$FIXTURES/synthetic.sql"
+test_expect_success "synthetic database loaded" - <<-\EOT
+	test_is "$(sqlite3 "$db" 'SELECT COUNT(*) FROM run')" 255
+EOT
 # One more injection, through a run label and a sweep name.
 sqlite3 "$db" "UPDATE run SET label = 'x<script>alert(\"label\")</script>' WHERE uuid = 'scal-4k-1-0';
 	UPDATE sweep SET name = 'sga-scaling' || '<img src=x onerror=alert(1)>'"
 out="$TMPD/out"
 rc=0
 "$top/report/mkreport" --db "$db" --out "$out" --sweep 'sga-scaling<img src=x onerror=alert(1)>' >"$TMPD/stdout" 2>"$TMPD/stderr" || rc=$?
-is "mkreport exits 0" "$rc" 0
-is "mkreport prints the path of the page" "$(cat "$TMPD/stdout")" "$out/index.html"
-ok "index.html written" test -s "$out/index.html"
-ok "summary.md written" test -s "$out/summary.md"
-is "summary.txt has five lines" "$(wc -l <"$out/summary.txt")" 5
+test_expect_success "mkreport exits 0" 'test_is "$rc" 0'
+test_expect_success "mkreport prints the path of the page" 'test_is "$(cat "$TMPD/stdout")" "$out/index.html"'
+test_expect_success "index.html written" 'test -s "$out/index.html"'
+test_expect_success "summary.md written" 'test -s "$out/summary.md"'
+test_expect_success "summary.txt has five lines" 'test_is "$(wc -l <"$out/summary.txt")" 5'
 for p in cover scaling-pagetables scaling-faults scaling-time scaling-vmpte history-accesses-per-s machines; do
-	ok "$p.svg is a non-empty SVG" sh -c "test -s '$out/$p.svg' && grep -q '<svg' '$out/$p.svg' && grep -q '<path' '$out/$p.svg'"
-	ok "$p.png is a non-empty PNG" sh -c "test \$(wc -c < '$out/$p.png') -gt 5000 && head -c 8 '$out/$p.png' | od -c | grep -q 'P   N   G'"
-	ok "index.html shows $p.svg" grep -q "<img src=\"$p.svg\"" "$out/index.html"
-	ok "summary.md shows $p.png" grep -q "($p.png)" "$out/summary.md"
+	test_expect_success "$p.svg is a non-empty SVG" - <<-\EOT
+		sh -c "test -s '$out/$p.svg' && grep -q '<svg' '$out/$p.svg' && grep -q '<path' '$out/$p.svg'"
+	EOT
+	test_expect_success "$p.png is a non-empty PNG" - <<-\EOT
+		sh -c "test \$(wc -c < '$out/$p.png') -gt 5000 && head -c 8 '$out/$p.png' | od -c | grep -q 'P   N   G'"
+	EOT
+	test_expect_success "index.html shows $p.svg" 'grep -q "<img src=\"$p.svg\"" "$out/index.html"'
+	test_expect_success "summary.md shows $p.png" 'grep -q "($p.png)" "$out/summary.md"'
 done
-is "the only <script> element is the page's own" "$(grep -c '<script>' "$out/index.html")" 1
-ok "the injected label is escaped" grep -q 'x&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;' "$out/index.html"
-ok "the injected hostname is escaped" grep -q 'host-a&lt;script&gt;' "$out/index.html"
-ok "the injected sweep name is escaped" grep -q 'sga-scaling&lt;img src=x onerror=alert(1)&gt;' "$out/index.html"
-ok "no raw injected element in the page" sh -c "! grep -q -e '<img src=x' -e 'alert(\"label\")</script>' '$out/index.html'"
-ok "no raw injected element in summary.md" sh -c "! grep -q -e '<script>' -e '<img src=x' '$out/summary.md'"
-ok "the published points are in the cover table" grep -q '<td>1000000</td><td>97941327</td><td>4148</td>' "$out/index.html"
-ok "missing native dTLB counts are reported as missing, not 0" grep -q '<td>native</td><td>no-pmu</td><td>4</td>' "$out/index.html"
-ok "warm-up runs are left out of the history" sh -c "! grep -q 'warmup' '$out/data/history.tsv'"
-is "the scaling table has 3 layouts x 4 task counts" "$(wc -l <"$out/data/scaling-table.tsv")" 12
-ok "4k at 8 tasks: 262144 faults (synthetic truth)" grep -q '^4k	8	262144	' "$out/data/scaling-table.tsv"
-ok "summary line 3 names the page-table memory at 8 tasks" sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
+test_expect_success "the only <script> element is the page's own" - <<-\EOT
+	test_is "$(grep -c '<script>' "$out/index.html")" 1
+EOT
+test_expect_success "the injected label is escaped" - <<-\EOT
+	grep -q 'x&lt;script&gt;alert(&quot;label&quot;)&lt;/script&gt;' "$out/index.html"
+EOT
+test_expect_success "the injected hostname is escaped" - <<-\EOT
+	grep -q 'host-a&lt;script&gt;' "$out/index.html"
+EOT
+test_expect_success "the injected sweep name is escaped" - <<-\EOT
+	grep -q 'sga-scaling&lt;img src=x onerror=alert(1)&gt;' "$out/index.html"
+EOT
+test_expect_success "no raw injected element in the page" - <<-\EOT
+	sh -c "! grep -q -e '<img src=x' -e 'alert(\"label\")</script>' '$out/index.html'"
+EOT
+test_expect_success "no raw injected element in summary.md" - <<-\EOT
+	sh -c "! grep -q -e '<script>' -e '<img src=x' '$out/summary.md'"
+EOT
+test_expect_success "the published points are in the cover table" - <<-\EOT
+	grep -q '<td>1000000</td><td>97941327</td><td>4148</td>' "$out/index.html"
+EOT
+test_expect_success "missing native dTLB counts are reported as missing, not 0" - <<-\EOT
+	grep -q '<td>native</td><td>no-pmu</td><td>4</td>' "$out/index.html"
+EOT
+test_expect_success "warm-up runs are left out of the history" - <<-\EOT
+	sh -c "! grep -q 'warmup' '$out/data/history.tsv'"
+EOT
+test_expect_success "the scaling table has 3 layouts x 4 task counts" 'test_is "$(wc -l <"$out/data/scaling-table.tsv")" 12'
+test_expect_success "4k at 8 tasks: 262144 faults (synthetic truth)" - <<-\EOT
+	grep -q '^4k	8	262144	' "$out/data/scaling-table.tsv"
+EOT
+test_expect_success "summary line 3 names the page-table memory at 8 tasks" - <<-\EOT
+	sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
+EOT
 if "$SGABENCH" history --help >/dev/null 2>&1; then
-	ok "the change point of the synthetic step (night 7, 2026-11-17) is marked" grep -q '^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %' "$out/data/history-cp.tsv"
-	is "and only that one" "$(wc -l <"$out/data/history-cp.tsv")" 1
-	ok "the page lists it" grep -q '<td>20261117</td><td>-10.1 %</td>' "$out/index.html"
+	test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked" - <<-\EOT
+		grep -q '^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %' "$out/data/history-cp.tsv"
+	EOT
+	test_expect_success "and only that one" 'test_is "$(wc -l <"$out/data/history-cp.tsv")" 1'
+	test_expect_success "the page lists it" - <<-\EOT
+		grep -q '<td>20261117</td><td>-10.1 %</td>' "$out/index.html"
+	EOT
 else
 	skip "change points" "sgabench history does not work yet"
 fi
-ok "the latest verdicts are summarised" sh -c "sed -n 5p '$out/summary.txt' | grep -q '1 no-change, 1 regression'"
+test_expect_success "the latest verdicts are summarised" - <<-\EOT
+	sh -c "sed -n 5p '$out/summary.txt' | grep -q '1 no-change, 1 regression'"
+EOT
+# The A/A noise floors: one row per cell, a column per metric, only the
+# axes that vary (the fixture's sweep varies tasks and page).
+test_expect_success "noise floors: the varying axes, then one column per metric" - <<-\EOT
+	grep -q '<h3>A/A noise floors</h3>' "$out/index.html" &&
+	grep -q '<thead><tr><th>tasks</th><th>page</th><th>first-touch-faults</th><th>wall-s</th><th>accesses-per-s</th><th>samples</th></tr></thead>' "$out/index.html"
+EOT
+test_expect_success "noise floors: one row per cell (9 cells)" 'test_is "$(wc -l <"$out/data/noise.tsv")" 9'
+test_expect_success "noise floors: a row reads at a glance" - <<-\EOT
+	grep -q '<tr><td>16</td><td>4k</td><td>0.00 %</td><td>2.60 %</td><td>-</td><td>6</td></tr>' "$out/index.html"
+EOT
+test_expect_success "noise floors: the settings every cell shares are named once" - <<-\EOT
+	sed -n '/<h3>A\/A noise floors/,/<h2 id="runs">/p' "$out/index.html" >"$TMPD/noise.html" &&
+	grep -q 'Every cell has: backend=native pattern=rounds align=pud.' "$TMPD/noise.html" &&
+	! grep -q '<td>backend=native' "$TMPD/noise.html"
+EOT
+test_expect_success "noise floors: a floor of 50 % or more is marked noisy" 'grep -q "<td>62.00 % (noisy)</td>" "$out/index.html"'
+test_expect_success "noise floors: the system-wide PageTables delta is left out, saying why" - <<-\EOT
+	! grep -q '<th>pagetables-delta-bytes</th>' "$out/index.html" &&
+	grep -q 'pagetables-delta-bytes is left out: it is the change of the system-wide PageTables, which every other process on the machine moves too, so its floor (here 200 % to 1200 %) says nothing about the cell.' "$out/index.html" &&
+	grep -q '^| tasks | page | first-touch-faults | wall-s | accesses-per-s | samples |$' "$out/summary.md"
+EOT
 
 rc=0
 "$top/report/mkreport" --db "$TMPD/none.db" --out "$out" >/dev/null 2>&1 || rc=$?
-is "a missing database is a missing resource (3)" "$rc" 3
+test_expect_success "a missing database is a missing resource (3)" 'test_is "$rc" 3'
 rc=0
 "$top/report/mkreport" --bogus >/dev/null 2>&1 || rc=$?
-is "an unknown option is a usage error (2)" "$rc" 2
+test_expect_success "an unknown option is a usage error (2)" 'test_is "$rc" 2'
 # An empty but valid database still gives a page (no plots, honest notes).
 db_ensure "$TMPD/empty.db"
 rc=0
 "$top/report/mkreport" --db "$TMPD/empty.db" --out "$TMPD/empty" >/dev/null 2>&1 || rc=$?
-is "an empty database gives a page" "$rc" 0
-ok "it says there is no sweep" grep -q 'No sweep in this database' "$TMPD/empty/index.html"
-ok "the published cover-letter points are still plotted" test -s "$TMPD/empty/cover.svg"
-done_testing
+test_expect_success "an empty database gives a page" 'test_is "$rc" 0'
+test_expect_success "it says there is no sweep" - <<-\EOT
+	grep -q 'No sweep in this database' "$TMPD/empty/index.html"
+EOT
+test_expect_success "the published cover-letter points are still plotted" 'test -s "$TMPD/empty/cover.svg"'
+test_done

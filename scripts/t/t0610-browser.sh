@@ -4,17 +4,13 @@
 # data-images="loaded/total"), nothing is written to the console, and a
 # screenshot is taken (kept as $SGABENCH_SHOT when set, to look at).
 # A negative control proves the checks can fail.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 
 browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ] || ! command -v gnuplot >/dev/null 2>&1; then
-	skip "browser check" "chromium or gnuplot not installed (apt-get install chromium gnuplot-nox)"
-	done_testing
-	exit
-fi
+test_have_prereq CHROMIUM,GNUPLOT || skip_all "browser check: $test_missing_"
 # chromium FILE ARGS...: run headless on a file:// URL; DOM on stdout.
 chromium_run() {
 	f=$1
@@ -27,28 +23,45 @@ mkdir -p "$TMPD/home"
 
 db="$TMPD/syn.db"
 db_ensure "$db"
-sqlite3 "$db" <"$top/report/synthetic.sql"
+sqlite3 "$db" <"$FIXTURES/synthetic.sql"
 "$top/report/mkreport" --db "$db" --out "$TMPD/out" >/dev/null 2>&1
 page="$TMPD/out/index.html"
-ok "report written" test -s "$page"
+test_expect_success "report written" 'test -s "$page"'
 total=$(grep -c '<img ' "$page")
 chromium_run "$page" --dump-dom >"$TMPD/dom" 2>"$TMPD/log" || true
-ok "the browser loaded the page" grep -q '<h1>sgabench report</h1>' "$TMPD/dom"
-is "every plot loaded with a natural width > 0" "$(sed -n 's/.*data-images="\([0-9]*\/[0-9]*\)".*/\1/p' "$TMPD/dom")" "$total/$total"
-ok "there are plots ($total)" test "$total" -ge 6
-ok "no console message (errors, exceptions)" sh -c "! grep ':CONSOLE' '$TMPD/log'"
-ok "no 'did not load' note in the DOM" sh -c "! grep -q 'class=\"broken\"' '$TMPD/dom'"
-ok "the injected markup stayed text" sh -c "! grep -q '<script>alert' '$TMPD/dom'"
+test_expect_success "the browser loaded the page" 'grep -q "<h1>sgabench report</h1>" "$TMPD/dom"'
+test_expect_success "every plot loaded with a natural width > 0" - <<-\EOT
+	test_is "$(sed -n 's/.*data-images="\([0-9]*\/[0-9]*\)".*/\1/p' "$TMPD/dom")" "$total/$total"
+EOT
+test_expect_success "there are plots ($total)" 'test "$total" -ge 6'
+test_expect_success "no console message (errors, exceptions)" - <<-\EOT
+	sh -c "! grep ':CONSOLE' '$TMPD/log'"
+EOT
+test_expect_success "no 'did not load' note in the DOM" - <<-\EOT
+	sh -c "! grep -q 'class=\"broken\"' '$TMPD/dom'"
+EOT
+test_expect_success "the injected markup stayed text" - <<-\EOT
+	sh -c "! grep -q '<script>alert' '$TMPD/dom'"
+EOT
+
+test_expect_success "the noise floors render as a table of cells by metrics" - <<-\EOT
+	grep -q '<th>tasks</th><th>page</th><th>first-touch-faults</th><th>wall-s</th>' "$TMPD/dom" &&
+	grep -q '<td>62.00 % (noisy)</td>' "$TMPD/dom"
+EOT
 
 shot=${SGABENCH_SHOT:-$TMPD/shot.png}
 chromium_run "$page" --hide-scrollbars --window-size=1100,2400 --screenshot="$shot" >/dev/null 2>&1 || true
-ok "screenshot taken ($shot)" sh -c "test \$(wc -c < '$shot') -gt 20000"
+test_expect_success "screenshot taken ($shot)" - <<-\EOT
+	sh -c "test \$(wc -c < '$shot') -gt 20000"
+EOT
 
 # Negative control: a broken plot and a script error must be caught.
 mkdir -p "$TMPD/bad"
 sed -e 's/src="cover.svg"/src="no-such.svg"/' -e 's|</body>|<script>undefinedFunction();</script></body>|' "$page" >"$TMPD/bad/index.html"
 cp "$TMPD"/out/*.svg "$TMPD/bad/"
 chromium_run "$TMPD/bad/index.html" --dump-dom >"$TMPD/bad.dom" 2>"$TMPD/bad.log" || true
-ok "control: a missing plot is counted" sh -c "grep -q 'data-images=\"$((total - 1))/$total\"' '$TMPD/bad.dom'"
-ok "control: a script error reaches the console log" grep -q ':CONSOLE.*Uncaught' "$TMPD/bad.log"
-done_testing
+test_expect_success "control: a missing plot is counted" - <<-\EOT
+	sh -c "grep -q 'data-images=\"$((total - 1))/$total\"' '$TMPD/bad.dom'"
+EOT
+test_expect_success "control: a script error reaches the console log" 'grep -q ":CONSOLE.*Uncaught" "$TMPD/bad.log"'
+test_done

@@ -1,13 +1,9 @@
 #!/bin/sh
 # t0900: every POSIX sh script in the product is shellcheck-clean.
-# shellcheck source=scripts/t/tap.sh
-. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
 
-if ! command -v shellcheck >/dev/null 2>&1; then
-	skip "shellcheck" "not installed (apt-get install shellcheck)"
-	done_testing
-	exit
-fi
+test_have_prereq SHELLCHECK || skip_all "shellcheck: $test_missing_"
 cd "$top" || exit 1
 for f in $(git ls-files scripts report kernel .ci 2>/dev/null); do
 	[ -f "$f" ] || continue
@@ -15,6 +11,6 @@ for f in $(git ls-files scripts report kernel .ci 2>/dev/null); do
 	'#!/bin/sh'*) ;;
 	*) case "$f" in *.sh) ;; *) continue ;; esac ;;
 	esac
-	ok "shellcheck $f" shellcheck -s sh -x "$f"
+	test_expect_success "shellcheck $f" 'shellcheck -s sh -x "$f"'
 done
-done_testing
+test_done

@@ -1,0 +1,200 @@
+/*
+ * builtin/compare.c - sgabench compare: baseline runs against candidate runs,
+ * cell by cell and metric by metric, with the decision rule of stats.h
+ * (Mann-Whitney U, bootstrap CI of the ratio of medians, BH across every
+ * cell x metric of the comparison, max(threshold, A/A noise floor)).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "builtin/builtin.h"
+#include "compare/compare.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/opt.h"
+#include "store/select.h"
+#include "stats/stats.h"
+#include "store/store.h"
+
+#define SYNOPSIS "--baseline SEL --candidate SEL [options]"
+
+static const struct opt compare_opts[] = {
+	{ .name = "baseline", .type = OPT_STR, .off = offsetof(struct cmp, baseline),
+	  .metavar = "SEL",
+	  .help = "baseline runs: label:TEXT, tonight, last-N-nights, last-N, uuid:U1,U2, since:DATE" },
+	{ .name = "candidate", .type = OPT_STR, .off = offsetof(struct cmp, candidate),
+	  .metavar = "SEL",
+	  .help = "candidate runs (same selectors)" },
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct cmp, db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "database" },
+	{ .name = "metric", .type = OPT_STR, .off = offsetof(struct cmp, metrics),
+	  .metavar = "M,...", .defhelp = "all",
+	  .help = "metrics to compare" },
+	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct cmp, cell),
+	  .metavar = "PATTERN", .defhelp = "all",
+	  .help = "only cells matching this GLOB pattern" },
+	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct cmp, hb_last),
+	  .metavar = "M,...", .defhelp = "*-per-s",
+	  .help = "metrics where higher is better (repeatable)" },
+	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct cmp, dp.threshold), .dmax = 10,
+	  .metavar = "R", .def = "0.02",
+	  .help = "smallest relative change reported" },
+	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct cmp, dp.alpha), .dmin = 1e-9, .dmax = 0.5,
+	  .metavar = "P", .def = "0.01",
+	  .help = "Mann-Whitney U significance level" },
+	{ .name = "fdr", .type = OPT_DOUBLE, .off = offsetof(struct cmp, dp.fdr), .dmin = 1e-9, .dmax = 0.5,
+	  .metavar = "Q", .def = "0.05",
+	  .help = "Benjamini-Hochberg false discovery rate" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct cmp, json),
+	  .help = "machine-readable output" },
+	{ .name = "store-verdicts", .type = OPT_FLAG, .off = offsetof(struct cmp, store),
+	  .help = "write the verdicts to the verdict table" },
+	{ .name = "cross-machine", .type = OPT_FLAG, .off = offsetof(struct cmp, cross),
+	  .help = "pair runs by cell across machine fingerprints" },
+	{ NULL },
+};
+
+/* Collect every --higher-better value (the option table keeps only the last). */
+static void collect_higher_better(struct cmp *c, int argc, char **argv)
+{
+	for (int i = 1; i < argc && c->nhb < CMP_MAX_LIST; i++) {
+		const char *v = NULL;
+
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--higher-better") == 0 && i + 1 < argc)
+			v = argv[++i];
+		else if (strncmp(argv[i], "--higher-better=", 16) == 0)
+			v = argv[i] + 16;
+		if (v)
+			c->nhb += cmp_split_list(v, c->hb + c->nhb, CMP_MAX_LIST - c->nhb);
+	}
+}
+
+/* Check the selectors before touching the database: a bad one is a usage error. */
+static int check_selectors(const struct cmp *c)
+{
+	const char *which[2] = { "--baseline", "--candidate" };
+	const char *sel[2] = { c->baseline, c->candidate };
+	char why[200];
+
+	for (int i = 0; i < 2; i++) {
+		if (!sel[i]) {
+			error("compare: %s is required", which[i]);
+			hint("e.g. sgabench compare --baseline last-7-nights --candidate tonight");
+			return EX_USAGE;
+		}
+		if (select_check(sel[i], why, sizeof(why))) {
+			error("compare: %s '%s': %s", which[i], sel[i], why);
+			hint("see 'sgabench compare --help'");
+			return EX_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* Select both sides; a side with no runs is a missing resource. */
+static int select_sides(struct cmp *c)
+{
+	const char *name[2] = { "baseline", "candidate" }, *sel[2] = { c->baseline, c->candidate };
+	struct runset *rs[2] = { &c->base, &c->cand };
+
+	for (int i = 0; i < 2; i++) {
+		int ret = select_runs(c->db_handle, sel[i], c->cell, rs[i]);
+
+		if (ret) {
+			error("compare: selecting the %s: %s", name[i],
+			      ret == -ENOMEM ? "out of memory" : store_errmsg(c->db_handle));
+			return EX_FAIL;
+		}
+		if (rs[i]->n == 0) {
+			error("compare: no successful runs match the %s '%s'%s%s", name[i], sel[i],
+			      c->cell ? " with --cell " : "", c->cell ? c->cell : "");
+			hint("list the stored runs with 'sgabench runs --db %s'", c->db);
+			return EX_RESOURCE;
+		}
+	}
+	return 0;
+}
+
+/* Open the database read-only (or read-write for --store-verdicts); 3 when missing/unknown. */
+static int open_db(struct cmp *c)
+{
+	int ret = store_unported(c->db, "compare");
+
+	if (ret)
+		return ret;
+	ret = store_open_ro(c->db, &c->db_handle);
+	if (ret || !c->store)
+		return ret ? EX_RESOURCE : 0;
+	store_close(c->db_handle);
+	c->db_handle = NULL;
+	return store_open(c->db, &c->db_handle) ? EX_RESOURCE : 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cmp *c = calloc(1, sizeof(*c));
+	int ret, regressions;
+
+	if (!c) {
+		error("compare: out of memory");
+		return EX_FAIL;
+	}
+	c->db = STORE_DEFAULT_PATH;
+	stats_decide_defaults(&c->dp);
+	ret = opt_parse(compare_opts, c, argc, argv, "compare", SYNOPSIS, NULL, NULL);
+	if (ret == OPT_HELP_SHOWN) {
+		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
+		       "regression when the Mann-Whitney U p <= alpha, its Benjamini-Hochberg q\n"
+		       "(over all rows) <= fdr, and the bootstrap 95%% CI of median(cand)/median(base)\n"
+		       "lies beyond max(threshold, the cell's A/A noise floor) on the bad side;\n"
+		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
+		       "or the sizes cannot reach alpha. Lower is better unless --higher-better.\n"
+		       "exit: 0 no regression, 1 regression, 2 usage error, 3 no database, unknown\n"
+		       "schema or no runs to compare\n", STATS_MIN_RUNS);
+		ret = EX_OK;
+		goto out;
+	}
+	if (ret || (ret = check_selectors(c)))
+		goto out;
+	collect_higher_better(c, argc, argv);
+	if (c->metrics)
+		c->nmetric = cmp_split_list(c->metrics, c->metric, CMP_MAX_LIST);
+	if ((ret = open_db(c)) || (ret = select_sides(c)))
+		goto out;
+	ret = cmp_build_rows(c);
+	if (ret)
+		goto out;
+	if (c->nrows == 0) {
+		error("compare: no cell has runs on both sides%s",
+		      c->cross ? "" : " on the same machine");
+		if (!c->cross)
+			hint("to compare across machine fingerprints, add --cross-machine");
+		cmp_print_notes(c, stderr);
+		ret = EX_RESOURCE;
+		goto out;
+	}
+	regressions = cmp_decide(c);
+	if (regressions < 0) {
+		error("compare: out of memory");
+		ret = EX_FAIL;
+		goto out;
+	}
+	if (c->json)
+		cmp_print_json(c, stdout);
+	else
+		cmp_print_human(c, stdout);
+	if (c->store && cmp_store_verdicts(c)) {
+		ret = EX_FAIL;
+		goto out;
+	}
+	ret = regressions ? EX_FAIL : EX_OK;
+out:
+	cmp_free(c);
+	return ret;
+}

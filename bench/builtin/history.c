@@ -1,0 +1,406 @@
+/*
+ * builtin/history.c - sgabench history: one metric over time for each
+ * matching cell, one series per machine, with the change points that
+ * E-divisive means + Welch t-test finds (stats_cp.c) and the lookback
+ * z-score alarm. A point is a night (the median of the runs carrying one
+ * 'nightly-*' label) or, with --per-run or when a cell has no nightly
+ * labels, one run.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin/builtin.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/opt.h"
+#include "stats/stats.h"
+#include "store/query.h"
+#include "store/store.h"
+#include "machine/sysinfo.h"
+#include "output/envelope.h"
+
+#define SYNOPSIS "--metric M [--cell PATTERN] [options]"
+
+struct hist_opts {
+	const char *metric, *cell, *db, *machine;
+	int json, per_run;
+	uint64_t window;
+	double pvalue, min_change;
+};
+
+static const struct opt history_opts[] = {
+	{ .name = "metric", .type = OPT_STR, .off = offsetof(struct hist_opts, metric),
+	  .metavar = "M",
+	  .help = "the metric (a run_metric name, e.g. minor-faults, wall-s)" },
+	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct hist_opts, cell),
+	  .metavar = "PATTERN", .def = "*",
+	  .help = "cells matching this GLOB pattern" },
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct hist_opts, db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "database" },
+	{ .name = "machine", .type = OPT_STR, .off = offsetof(struct hist_opts, machine),
+	  .metavar = "FP", .defhelp = "all",
+	  .help = "only machines whose fingerprint starts with FP" },
+	{ .name = "per-run", .type = OPT_FLAG, .off = offsetof(struct hist_opts, per_run),
+	  .help = "one point per run, not per night" },
+	{ .name = "window", .type = OPT_UINT, .off = offsetof(struct hist_opts, window), .min = 6, .max = 100000,
+	  .metavar = "N", .def = "50",
+	  .help = "points the change-point test looks at around a split" },
+	{ .name = "pvalue", .type = OPT_DOUBLE, .off = offsetof(struct hist_opts, pvalue), .dmin = 1e-12, .dmax = 0.5,
+	  .metavar = "P", .def = "0.001",
+	  .help = "Welch t-test p below which a split is a change point" },
+	{ .name = "min-change", .type = OPT_DOUBLE, .off = offsetof(struct hist_opts, min_change), .dmax = 10,
+	  .metavar = "R", .def = "0.02",
+	  .help = "smallest relative step reported" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct hist_opts, json),
+	  .help = "machine-readable output" },
+	{ NULL },
+};
+
+struct point {
+	char label[96];		/* night label, or run label / uuid prefix */
+	char date[32];		/* started_at of the (first) run */
+	double value;		/* the run's value, or the median of the night's runs */
+	size_t n;		/* runs behind the point */
+	size_t missing;		/* runs of the point with no value */
+};
+
+struct series {
+	char *cell;
+	char fp[17];
+	int64_t machine_id;
+	int per_night;
+	struct point *pt;
+	size_t n, cap;
+	double *z;
+	struct change_point cp[64];
+	int ncp;
+	size_t skipped;		/* runs without a value for the metric */
+};
+
+static int push_point(struct series *s, const char *label, const char *date)
+{
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? 2 * s->cap : 64;
+		struct point *np = realloc(s->pt, nc * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		s->pt = np;
+		s->cap = nc;
+	}
+	memset(&s->pt[s->n], 0, sizeof(s->pt[0]));
+	snprintf(s->pt[s->n].label, sizeof(s->pt[0].label), "%s", label);
+	snprintf(s->pt[s->n].date, sizeof(s->pt[0].date), "%s", date);
+	s->n++;
+	return 0;
+}
+
+/* Where load_series's callback collects one series. */
+struct loading {
+	struct series *s;
+	double *vals;		/* values of the current night */
+	size_t nv, cap;
+};
+
+/* Add one run to the series: a new point, or one more run of the current night. */
+static int add_run(void *ctx, const char *label, const char *date, const char *uuid,
+		   int has_value, double v)
+{
+	struct loading *l = ctx;
+	struct series *s = l->s;
+	struct point *p = s->n ? &s->pt[s->n - 1] : NULL;
+	char key[96];
+	int ret;
+
+	if (s->per_night)
+		snprintf(key, sizeof(key), "%s", label ? label : "");
+	else	/* a run: its label and uuid prefix */
+		snprintf(key, sizeof(key), "%.80s/%.8s", label ? label : "-", uuid);
+	if (!p || !s->per_night || strcmp(p->label, key) != 0) {
+		if (p && s->per_night && l->nv)
+			p->value = stats_median(l->vals, l->nv);
+		l->nv = 0;
+		ret = push_point(s, key, date);
+		if (ret)
+			return ret;
+		p = &s->pt[s->n - 1];
+		p->value = NAN;
+	}
+	p->n++;
+	if (!has_value) {
+		p->missing++;
+		s->skipped++;
+		return 0;
+	}
+	if (l->nv == l->cap) {
+		size_t nc = l->cap ? 2 * l->cap : 64;
+		double *nvl = realloc(l->vals, nc * sizeof(*nvl));
+
+		if (!nvl)
+			return -ENOMEM;
+		l->vals = nvl;
+		l->cap = nc;
+	}
+	l->vals[l->nv++] = v;
+	if (!s->per_night)
+		p->value = v;
+	return 0;
+}
+
+/*
+ * Load the series of one cell on one machine: the runs in time order, and
+ * for nights the median of each label's values. Runs with no value are
+ * counted, never read as 0.
+ */
+static int load_series(struct store *db, const struct hist_opts *o, struct series *s)
+{
+	struct loading l = { .s = s };
+	int ret = store_series_points(db, o->metric, s->cell, s->machine_id, s->per_night,
+				      add_run, &l);
+
+	if (!ret && s->per_night && s->n && l.nv)
+		s->pt[s->n - 1].value = stats_median(l.vals, l.nv);
+	free(l.vals);
+	return ret;
+}
+
+/* Drop points with no value, then find change points and z-scores. */
+static int analyse(const struct hist_opts *o, struct series *s)
+{
+	size_t k = 0;
+	double *x;
+	int n;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!isnan(s->pt[i].value))
+			s->pt[k++] = s->pt[i];
+	s->n = k;
+	x = malloc((s->n + 1) * sizeof(*x));
+	s->z = malloc((s->n + 1) * sizeof(*s->z));
+	if (!x || !s->z) {
+		free(x);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		x[i] = s->pt[i].value;
+	n = stats_change_points(x, s->n, o->window, o->pvalue, o->min_change, s->cp, 64);
+	stats_zscores(x, s->n, STATS_Z_LOOKBACK, STATS_Z_MIN_PRIOR, s->z);
+	free(x);
+	if (n < 0)
+		return n;
+	s->ncp = n;
+	return 0;
+}
+
+static void print_human(const struct hist_opts *o, const struct series *s, FILE *f)
+{
+	char z[32];
+	int c = 0;
+
+	fprintf(f, "cell    %s\nmachine %s\nmetric  %s, %zu %s\n\n", s->cell, s->fp, o->metric,
+		s->n, s->per_night ? "nights (median of each night's runs)" : "runs");
+	fprintf(f, "%5s  %-32s %-20s %4s %14s %7s\n", "#", s->per_night ? "night" : "run",
+		"started", "runs", "value", "z");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct point *p = &s->pt[i];
+		int is_cp = c < s->ncp && s->cp[c].index == i, alarm = fabs(s->z[i]) >= STATS_Z_LIMIT;
+
+		if (is_cp)
+			fprintf(f, "%5s  ---- change point: %.6g -> %.6g (%+.1f%%), p %.2g ----\n", "",
+				s->cp[c].mean_before, s->cp[c].mean_after,
+				(s->cp[c].mean_after / s->cp[c].mean_before - 1) * 100, s->cp[c].p);
+		c += is_cp;
+		if (isnan(s->z[i]))
+			snprintf(z, sizeof(z), "-");
+		else
+			snprintf(z, sizeof(z), "%.2f", s->z[i]);
+		fprintf(f, "%5zu  %-32s %-20s %4zu %14.6g %7s%s\n", i, p->label, p->date, p->n,
+			p->value, z, alarm ? "  z-alarm" : "");
+	}
+	fprintf(f, "\n%d change point%s", s->ncp, s->ncp == 1 ? "" : "s");
+	for (int i = 0; i < s->ncp; i++)
+		fprintf(f, "%s #%zu %s (%s)", i ? "," : ":", s->cp[i].index,
+			s->pt[s->cp[i].index].label, s->pt[s->cp[i].index].date);
+	fputc('\n', f);
+	if (s->skipped)
+		fprintf(f, "note: %zu runs have no value for '%s' and were skipped\n", s->skipped,
+			o->metric);
+	fputc('\n', f);
+}
+
+/* Change point i of series s as an object; with_series adds its cell and machine. */
+static void cp_json(struct json *j, const struct series *s, int i, int with_series)
+{
+	const struct change_point *cp = &s->cp[i];
+
+	json_obj_open(j, NULL);
+	if (with_series) {
+		json_str(j, "cell", s->cell);
+		json_str(j, "machine", s->fp);
+	}
+	json_u64(j, "index", cp->index);
+	json_str(j, "label", s->pt[cp->index].label);
+	json_str(j, "started_at", s->pt[cp->index].date);
+	json_dbl(j, "mean_before", cp->mean_before);
+	json_dbl(j, "mean_after", cp->mean_after);
+	json_dbl(j, "change", cp->mean_after / cp->mean_before - 1);
+	json_dbl(j, "p", cp->p);
+	json_obj_close(j);
+}
+
+static void series_json(struct json *j, const struct hist_opts *o, const struct series *s)
+{
+	json_obj_open(j, NULL);
+	json_str(j, "cell", s->cell);
+	json_str(j, "machine", s->fp);
+	json_str(j, "unit", s->per_night ? "night" : "run");
+	json_u64(j, "skipped_runs", s->skipped);
+	json_arr_open(j, "points");
+	for (size_t i = 0; i < s->n; i++) {
+		json_obj_open(j, NULL);
+		json_u64(j, "index", i);
+		json_str(j, "label", s->pt[i].label);
+		json_str(j, "started_at", s->pt[i].date);
+		json_u64(j, "runs", s->pt[i].n);
+		json_dbl(j, "value", s->pt[i].value);
+		json_dbl(j, "z", s->z[i]);
+		json_bool(j, "z_alarm", fabs(s->z[i]) >= STATS_Z_LIMIT);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_arr_open(j, "change_points");
+	for (int i = 0; i < s->ncp; i++)
+		cp_json(j, s, i, 0);
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+static void method_json(struct json *j, const struct hist_opts *o)
+{
+	json_obj_open(j, "method");
+	json_str(j, "change_points", "e-divisive means (alpha 1), windowed, Welch t-test "
+		 "significance, neighbours re-tested (Hunter/Otava)");
+	json_u64(j, "window", o->window);
+	json_dbl(j, "p_threshold", o->pvalue);
+	json_dbl(j, "min_change", o->min_change);
+	json_u64(j, "min_segment", STATS_CP_MIN_SEG);
+	json_str(j, "alarm", "lookback z-score (Conbench)");
+	json_dbl(j, "z_limit", STATS_Z_LIMIT);
+	json_u64(j, "z_lookback", STATS_Z_LOOKBACK);
+	json_u64(j, "z_min_prior", STATS_Z_MIN_PRIOR);
+	json_obj_close(j);
+}
+
+struct listing {
+	const struct hist_opts *o;
+	struct series *s;
+	size_t n;
+};
+
+/* Add one (cell, machine) series. */
+static int add_series(void *ctx, const char *cell, int64_t machine_id, const char *fp, int nightly)
+{
+	struct listing *l = ctx;
+	struct series *ns = realloc(l->s, (l->n + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	l->s = ns;
+	memset(&ns[l->n], 0, sizeof(ns[0]));
+	ns[l->n].cell = strdup(cell);
+	ns[l->n].machine_id = machine_id;
+	snprintf(ns[l->n].fp, sizeof(ns[0].fp), "%s", fp);
+	ns[l->n].per_night = !l->o->per_run && nightly;
+	return ns[l->n++].cell ? 0 : -ENOMEM;
+}
+
+/* The (cell, machine) pairs to show, with whether each has nightly labels. */
+static int list_series(struct store *db, const struct hist_opts *o, struct series **out, size_t *n)
+{
+	struct listing l = { .o = o };
+	int ret = store_list_series(db, o->cell, o->machine, add_series, &l);
+
+	*out = l.s;
+	*n = l.n;
+	return ret;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct hist_opts o = { 0 };
+	struct series *s = NULL;
+	size_t ns = 0;
+	struct store *db = NULL;
+	struct json j;
+	struct sysinfo si;
+	int ret;
+
+	ret = opt_parse(history_opts, &o, argc, argv, "history", SYNOPSIS, NULL, NULL);
+	if (ret)
+		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
+	if (!o.metric) {
+		error("history: --metric is required");
+		hint("e.g. sgabench history --metric minor-faults --cell '*tasks=8 *'");
+		return EX_USAGE;
+	}
+	if (store_unported(o.db, "history"))
+		return EX_RESOURCE;
+	if (store_open_ro(o.db, &db))
+		return EX_RESOURCE;
+	ret = list_series(db, &o, &s, &ns);
+	if (!ret && ns == 0) {
+		error("history: no successful runs of a cell matching '%s'%s%s", o.cell,
+		      o.machine ? " on machine " : "", o.machine ? o.machine : "");
+		hint("list the stored runs with 'sgabench runs --db %s'", o.db);
+		ret = EX_RESOURCE;
+		goto out;
+	}
+	for (size_t i = 0; i < ns && !ret; i++) {
+		ret = load_series(db, &o, &s[i]);
+		if (!ret)
+			ret = analyse(&o, &s[i]);
+	}
+	if (ret) {
+		error("history: %s", ret == -ENOMEM ? "out of memory" : store_errmsg(db));
+		ret = EX_FAIL;
+		goto out;
+	}
+	if (o.json) {
+		json_init(&j, stdout, 1);
+		json_obj_open(&j, NULL);
+		sysinfo_collect(&si);
+		envelope_json(&j, &si, "history");
+		json_str(&j, "metric", o.metric);
+		method_json(&j, &o);
+		json_arr_open(&j, "series");
+		for (size_t i = 0; i < ns; i++)
+			series_json(&j, &o, &s[i]);
+		json_arr_close(&j);
+		json_arr_open(&j, "change_points");	/* all series, flat, for scripts */
+		for (size_t i = 0; i < ns; i++)
+			for (int k = 0; k < s[i].ncp; k++)
+				cp_json(&j, &s[i], k, 1);
+		json_arr_close(&j);
+		json_obj_close(&j);
+		json_end(&j);
+	} else {
+		for (size_t i = 0; i < ns; i++)
+			print_human(&o, &s[i], stdout);
+		printf("method: e-divisive means + Welch t-test (p < %g, window %llu, step >= %g%%); "
+		       "z-alarm |z| >= %g over <= %d prior points\n", o.pvalue,
+		       (unsigned long long)o.window, o.min_change * 100, STATS_Z_LIMIT,
+		       STATS_Z_LOOKBACK);
+	}
+out:
+	for (size_t i = 0; i < ns; i++) {
+		free(s[i].cell);
+		free(s[i].pt);
+		free(s[i].z);
+	}
+	free(s);
+	store_close(db);
+	return ret;
+}

@@ -1,0 +1,417 @@
+/*
+ * builtin/table.c - `sgabench table`: the 2016 cover-letter table (two tasks,
+ * 1 to 1,000,000 rounds, normal vs shared context), from the native
+ * backend where this machine can count dTLB misses and share a context,
+ * else from the TLB model, beside the published figures.
+ */
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "builtin/builtin.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "builtin/table_native.h"
+#include "model/backend.h"
+#include "output/envelope.h"
+#include "model/simrun.h"
+#include "lib/opt.h"
+#include "lib/pool.h"
+#include "native/sharedctx.h"
+#include "store/store.h"
+#include "machine/sysinfo.h"
+#include "lib/clock.h"
+
+#define NROWS 7
+
+static const uint64_t rows[NROWS] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+/* Kravetz, [RFC PATCH 00/14] sparc64 shared context/TLB support, 2016-12-16 */
+static const double pub_normal[NROWS] = { 771, 1651, 10422, 97992, 975910, 9719193, 97941327 };
+static const double pub_shared[NROWS] = { 834, 881, 874, 958, 963, 1017, 4148 };
+#define PUB_SLOPE 97.9
+
+/* The documented defaults (bench/model/README.md, "Reproducing the 2016 table"). */
+
+struct table_cfg {
+	int backend;		/* 0 auto, 1 native, 2 model */
+	int native_normal;	/* try the native normal column even where no PMU is seen */
+	int json;
+	const char *db;
+	int no_store;
+	uint64_t ws;
+	uint64_t jitter;
+	uint64_t startup;
+	uint64_t seed;
+	uint64_t seeds;		/* model: average each cell over seeds seed..seed+seeds-1 */
+	const char *label;
+};
+
+#define O(f) offsetof(struct table_cfg, f)
+
+static const struct opt table_opts[] = {
+	{ .name = "backend", .type = OPT_CHOICE, .off = O(backend), .choices = "auto|native|model",
+	  .def = "auto",
+	  .help = "native needs dTLB counters and a shared context; auto falls back to the model" },
+	{ .name = "native-normal", .type = OPT_FLAG, .off = O(native_normal),
+	  .help = "also run the normal column natively beside the model (auto does where a PMU exists)" },
+	{ .name = "working-set", .type = OPT_SIZE, .off = O(ws), .min = 1,
+	  .metavar = "SIZE", .def = "276m",
+	  .help = "per task (model); the inferred default is 69 T2 TTEs of 4 MiB" },
+	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
+	  .metavar = "N", .def = "4096",
+	  .help = "strand issue-order jitter (model)" },
+	{ .name = "startup", .type = OPT_UINT, .off = O(startup), .max = 1u << 30,
+	  .metavar = "N", .def = "300",
+	  .help = "private start-up pages per task (model; calibrated, see README)" },
+	{ .name = "seed", .type = OPT_UINT, .off = O(seed),
+	  .metavar = "N", .def = "1",
+	  .help = "seed" },
+	{ .name = "seeds", .type = OPT_UINT, .off = O(seeds), .min = 1, .max = 64,
+	  .metavar = "K", .def = "8",
+	  .help = "model: each cell is the mean over seeds N..N+K-1 (every run is stored); 1 for one draw" },
+	{ .name = "json", .type = OPT_FLAG, .off = O(json),
+	  .help = "print JSON" },
+	{ .name = "db", .type = OPT_STR, .off = O(db),
+	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
+	  .help = "database" },
+	{ .name = "no-store", .type = OPT_FLAG, .off = O(no_store),
+	  .help = "do not store the runs" },
+	{ .name = "label", .type = OPT_STR, .off = O(label),
+	  .metavar = "TEXT", .def = "table",
+	  .help = "tag stored with the runs" },
+	{ NULL },
+};
+
+/* Why the native backend cannot produce the whole table here, or NULL if it can. */
+static const char *native_reason(const struct sysinfo *si, int *can_count)
+{
+	*can_count = si->has_core_pmu;
+	if (!si->has_core_pmu)
+		return "this machine has no hardware PMU, so dTLB-load-misses cannot be counted";
+	if (!SHAREDCTX_ARCH_HAS_FLAGS || strcmp(si->arch, "sparc64") != 0)
+		return "dTLB misses can be counted, but only sparc64 T2 or later with our kernel "
+		       "series offers a shared context";
+	return NULL;
+}
+
+/* Both columns (or the normal one) natively: 69 pages per task, as the model. */
+static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, const char *db, int both,
+		       double *normal, double *shared, char *why, size_t whylen)
+{
+	int sparc = SHAREDCTX_ARCH_HAS_FLAGS;
+	/* sparc64: one 4 MiB TTE touched per 8 MiB page; elsewhere 2 MiB pages */
+	struct native_row nr = { .page = sparc ? "8m" : "2m", .ws = sparc ? "552m" : "138m",
+				 .sga = sparc ? "552m" : "138m", .db = db, .label = tc->label };
+	/* two tasks must share one TLB: sibling strands, or one CPU time-sliced */
+	nr.place = si->threads_per_core > 1 ? "smt" : "same-cpu";
+	int ret = 0;
+
+	for (int i = 0; i < NROWS; i++) {
+		normal[i] = shared[i] = NAN;
+		nr.rounds = rows[i];
+		nr.sharedctx = 0;
+		if (!ret)
+			ret = native_row_run(&nr, &normal[i], why, whylen);
+		nr.sharedctx = 1;
+		if (!ret && both)
+			ret = native_row_run(&nr, &shared[i], why, whylen);
+	}
+	return ret;
+}
+
+/* One model run of the table: simulated by a worker thread, stored by the caller. */
+struct table_job {
+	uint64_t rounds, seed;
+	int shared;
+	int ret;		/* EX_* */
+	struct sim_cfg c;
+	void *plan;
+	struct run_result res;
+	char err[320];
+};
+
+struct table_jobs {
+	const struct table_cfg *tc;
+	const struct sysinfo *si;
+	struct table_job *job;
+};
+
+/* Simulate job j (a pool_run job): it writes only its own slot. */
+static int table_sim(void *arg, unsigned j)
+{
+	const struct backend_ops *be = &model_backend;
+	struct table_jobs *js = arg;
+	struct table_job *jb = &js->job[j];
+
+	jb->ret = opt_defaults(be->opts, &jb->c, "table");
+	if (jb->ret)
+		return jb->ret;
+	jb->c.rounds = jb->rounds;
+	jb->c.sharedctx = jb->shared;
+	jb->c.ws_size = js->tc->ws;
+	jb->c.jitter = js->tc->jitter;
+	jb->c.startup = js->tc->startup;
+	jb->c.seed = jb->seed;
+	jb->c.progress = -1;	/* many runs at once: no progress lines */
+	jb->ret = be->prepare(&jb->c, js->si, &jb->plan, jb->err, sizeof(jb->err));
+	if (!jb->ret)
+		jb->ret = be->run(jb->plan, js->si, &jb->res, jb->err, sizeof(jb->err));
+	return jb->ret;
+}
+
+/* Store a simulated job's run. Returns EX_OK or EX_FAIL. */
+static int table_store(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
+		       struct table_job *jb)
+{
+	struct backend_names nm = { 0 };
+	struct run_meta meta;
+
+	model_backend.name_run(jb->plan, &jb->res, &meta, &nm);
+	meta.label = tc->label;
+	return store_put_run(db, si, &meta, &jb->res, NULL) ? EX_FAIL : EX_OK;
+}
+
+/* The slope of a normal column: misses per round from the first to the last row. */
+static double slope_of(const double *normal)
+{
+	return (normal[NROWS - 1] - normal[0]) / (double)(rows[NROWS - 1] - rows[0]);
+}
+
+/*
+ * Both model columns: each cell is the mean over seeds tc->seed ..
+ * tc->seed + tc->seeds - 1 (the issue-order jitter, hence the normal
+ * slope, depends on the seed). The runs are simulated on every CPU
+ * (lib/pool.h), then stored and summed in one fixed order (seed, row,
+ * normal before shared), so the stored order and the sums do not depend
+ * on the threads. Fills the lowest and highest per-seed slope.
+ */
+static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
+		      double *normal, double *shared, double *slope_min, double *slope_max)
+{
+	unsigned n = (unsigned)tc->seeds * NROWS * 2;
+	struct table_jobs js = { .tc = tc, .si = si, .job = calloc(n, sizeof(*js.job)) };
+	double one[NROWS];
+	int ret;
+
+	if (!js.job)
+		return EX_FAIL;
+	for (unsigned j = 0; j < n; j++) {
+		js.job[j].seed = tc->seed + j / (NROWS * 2);
+		js.job[j].rounds = rows[j / 2 % NROWS];
+		js.job[j].shared = (int)(j % 2);
+	}
+	ret = pool_run(n, pool_cpus(), table_sim, &js);
+	for (unsigned j = 0; j < n && ret; j++) {
+		if (js.job[j].ret) {
+			error("table: %s", js.job[j].err[0] ? js.job[j].err : "the model failed");
+			break;
+		}
+	}
+	for (int i = 0; i < NROWS; i++)
+		normal[i] = shared[i] = 0;
+	for (unsigned j = 0; j < n && !ret; j++) {
+		struct table_job *jb = &js.job[j];
+		uint64_t k = j / (NROWS * 2);
+		int i = (int)(j / 2 % NROWS);
+		double v = 0;
+
+		/* event 0 is dTLB-load-misses: the model's page walks */
+		result_event_total(&jb->res, 0, &v);
+		if (db)
+			ret = table_store(tc, si, db, jb);
+		if (jb->shared) {
+			shared[i] += v / (double)tc->seeds;
+		} else {
+			normal[i] += v / (double)tc->seeds;
+			one[i] = v;
+		}
+		if (jb->shared && i == NROWS - 1) {
+			v = slope_of(one);
+			if (k == 0 || v < *slope_min)
+				*slope_min = v;
+			if (k == 0 || v > *slope_max)
+				*slope_max = v;
+		}
+	}
+	for (unsigned j = 0; j < n; j++) {
+		if (js.job[j].plan)
+			model_backend.release(js.job[j].plan);
+		free(js.job[j].res.task);
+	}
+	free(js.job);
+	return ret;
+}
+
+/* Print a count, or "n/a" when it is missing. */
+static void cell(double v, int width)
+{
+	if (isnan(v))
+		printf(" %*s", width, "n/a");
+	else
+		printf(" %*.0f", width, v);
+}
+
+/* Write the table as JSON. */
+static void table_json(const struct table_cfg *tc, const struct sysinfo *si, const char *backend, const char *reason,
+		       int can_count, const double *normal, const double *shared,
+		       const double *nat, const char *nat_why, double secs, double slope,
+		       double slope_min, double slope_max, int ok_slope, int ok_flat, int ok_first)
+{
+	struct json j;
+
+	json_init(&j, stdout, 1);
+	json_obj_open(&j, NULL);
+	envelope_json(&j, si, "table");
+	json_str(&j, "backend", backend);
+	json_str(&j, "native_unavailable", reason);
+	json_bool(&j, "native_can_count", can_count);
+	json_str(&j, "native_normal_missing", nat_why);
+	json_u64(&j, "working_set", tc->ws);
+	json_u64(&j, "jitter", tc->jitter);
+	json_u64(&j, "startup_pages", tc->startup);
+	json_u64(&j, "seed", tc->seed);
+	json_u64(&j, "seeds", tc->seeds);
+	json_dbl(&j, "seconds", secs);
+	json_arr_open(&j, "rows");
+	for (int i = 0; i < NROWS; i++) {
+		json_obj_open(&j, NULL);
+		json_u64(&j, "rounds", rows[i]);
+		json_dbl(&j, "normal", normal[i]);
+		json_dbl(&j, "normal_published", pub_normal[i]);
+		json_dbl(&j, "normal_ratio", normal[i] / pub_normal[i]);
+		json_dbl(&j, "shared", shared[i]);
+		json_dbl(&j, "shared_published", pub_shared[i]);
+		json_dbl(&j, "shared_ratio", shared[i] / pub_shared[i]);
+		if (nat)
+			json_dbl(&j, "native_normal", nat[i]);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_dbl(&j, "slope", slope);
+	json_dbl(&j, "slope_min_seed", slope_min);
+	json_dbl(&j, "slope_max_seed", slope_max);
+	json_bool(&j, "slope_within_10pct", ok_slope);
+	json_bool(&j, "shared_flat", ok_flat);
+	json_bool(&j, "first_row_within_2x", ok_first);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+int cmd_table(int argc, char **argv)
+{
+	struct table_cfg tc = { 0 };
+	double normal[NROWS], shared[NROWS], nat[NROWS], unused[NROWS], t0, secs, slope;
+	double slope_min = NAN, slope_max = NAN;
+	const char *reason, *path, *backend = "model:ultrasparc-t2";
+	char why[320] = "";
+	struct sysinfo si;
+	struct store *db = NULL;
+	int ret, can_count, ok_slope, ok_flat, ok_first, native = 0, beside = 0;
+
+	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
+	if (ret == OPT_HELP_SHOWN)
+		return EX_OK;
+	if (ret)
+		return ret;
+	sysinfo_collect(&si);
+	reason = native_reason(&si, &can_count);
+	if (tc.backend == 1 && reason) {
+		error("table: the native backend is not available here: %s", reason);
+		hint("use --backend model (or auto) to reproduce the table with the TLB model");
+		return EX_RESOURCE;
+	}
+	native = tc.backend == 1 || (tc.backend == 0 && !reason);
+	beside = !native && tc.backend != 2 && (can_count || tc.native_normal);
+	path = tc.db ? tc.db : STORE_DEFAULT_PATH;
+	if (!tc.no_store) {
+		ret = store_unported(path, "table");
+		if (!ret)
+			ret = store_open(path, &db);
+		if (ret)
+			return ret;
+	}
+	t0 = clock_now_s();
+	if (native) {
+		backend = "native";
+		ret = native_rows(&tc, &si, db ? path : NULL, 1, normal, shared, why, sizeof(why));
+		if (ret) {
+			error("table: native run failed: %s", why);
+			ret = ret > 0 ? ret : EX_FAIL;
+			goto out;
+		}
+	} else {
+		ret = model_rows(&tc, &si, db, normal, shared, &slope_min, &slope_max);
+		if (ret)
+			goto out;
+		/* a native normal column that cannot be counted is shown as n/a, with why */
+		if (beside && !native_rows(&tc, &si, db ? path : NULL, 0, nat, unused, why, sizeof(why)))
+			why[0] = '\0';
+	}
+	secs = clock_now_s() - t0;
+	slope = slope_of(normal);
+	ok_slope = slope >= PUB_SLOPE * 0.9 && slope <= PUB_SLOPE * 1.1;
+	ok_flat = shared[NROWS - 1] < 0.01 * normal[NROWS - 1];
+	ok_first = normal[0] >= pub_normal[0] / 2 && normal[0] <= pub_normal[0] * 2 &&
+		   shared[0] >= pub_shared[0] / 2 && shared[0] <= pub_shared[0] * 2;
+	if (tc.json) {
+		table_json(&tc, &si, backend, reason, can_count, normal, shared, beside ? nat : NULL,
+			   beside && why[0] ? why : NULL, secs, slope, slope_min, slope_max,
+			   ok_slope, ok_flat, ok_first);
+	} else {
+		if (native)
+			printf("backend: native (2 tasks on one core, 69 pages per task)\n\n");
+		else
+			printf("backend: model:ultrasparc-t2 (native not available: %s)\n", reason ? reason :
+			       "--backend model");
+		if (!native)
+			printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
+			       "jitter %llu, %llu start-up pages per task, seed %llu",
+			       (unsigned long long)(tc.ws >> 20), (unsigned long long)tc.jitter,
+			       (unsigned long long)tc.startup, (unsigned long long)tc.seed);
+		if (!native && tc.seeds > 1)
+			printf("-%llu (each cell the mean of %llu seeds)",
+			       (unsigned long long)(tc.seed + tc.seeds - 1), (unsigned long long)tc.seeds);
+		if (!native)
+			printf("\n\n");
+		printf("%9s | %12s %12s %6s | %10s %10s %6s", "rounds", "normal", "published",
+		       "ratio", "shared", "published", "ratio");
+		printf(beside ? " | %12s\n" : "\n", "native normal");
+		for (int i = 0; i < NROWS; i++) {
+			printf("%9llu |", (unsigned long long)rows[i]);
+			cell(normal[i], 12);
+			printf(" %12.0f %6.2f |", pub_normal[i], normal[i] / pub_normal[i]);
+			cell(shared[i], 10);
+			printf(" %10.0f %6.2f", pub_shared[i], shared[i] / pub_shared[i]);
+			if (beside) {
+				printf(" |");
+				cell(nat[i], 12);
+			}
+			putchar('\n');
+		}
+		if (beside && why[0])
+			printf("native normal: %s\n", why);
+		else if (beside)
+			printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
+			       "(no shared context here); not comparable with the T2 figures\n");
+		printf("\nslope %.2f misses/round (published %.1f): %s", slope, PUB_SLOPE,
+		       ok_slope ? "within 10%" : "OUTSIDE 10%");
+		if (!native && tc.seeds > 1)
+			printf("; one seed alone: %.2f to %.2f", slope_min, slope_max);
+		putchar('\n');
+		printf("shared at 1,000,000 rounds: %.4f%% of normal: %s\n",
+		       100 * shared[NROWS - 1] / normal[NROWS - 1], ok_flat ? "flat (< 1%)" : "NOT flat");
+		printf("first row within a factor of 2 of 771 / 834: %s\n", ok_first ? "yes" : "NO");
+		printf("verdict: %s; %s in %.2f s%s\n",
+		       ok_slope && ok_flat && ok_first ? "reproduced" : "NOT reproduced",
+		       native ? "measured" : "simulated", secs, db ? "" : " (not stored)");
+		if (db)
+			printf("stored in %s, label '%s'\n", path, tc.label);
+	}
+	ret = ok_slope && ok_flat && ok_first ? EX_OK : EX_FAIL;
+out:
+	if (db)
+		store_close(db);
+	return ret;
+}

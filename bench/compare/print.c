@@ -1,0 +1,247 @@
+/* compare/print.c - compare's verdict table (human) and its JSON document. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/json.h"
+#include "compare/compare.h"
+#include "store/query.h"
+#include "store/store.h"
+#include "machine/sysinfo.h"
+#include "output/envelope.h"
+
+/* The first 12 hex digits of machine id's fingerprint into buf ("?" when unknown). */
+static const char *machine_fp(const struct cmp *c, int64_t id, char *buf, size_t len)
+{
+	char fp[80];
+
+	store_machine_fingerprint(c->db_handle, id, fp, sizeof(fp));
+	snprintf(buf, len, "%.12s", *fp ? fp : "?");
+	return buf;
+}
+
+/* Whether the space-separated token tok (length l) is a whole token of s. */
+static int has_token(const char *s, const char *tok, size_t l)
+{
+	for (const char *p = s; (p = strstr(p, tok)); p++)
+		if ((p == s || p[-1] == ' ') && (p[l] == ' ' || p[l] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* Whether token tok (length l) of a cell appears in every row's cell. */
+static int common_token(const struct cmp *c, const char *tok, size_t l)
+{
+	char t[256];
+
+	snprintf(t, sizeof(t), "%.*s", (int)l, tok);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!has_token(c->rows[i].cell, t, l))
+			return 0;
+	return 1;
+}
+
+/* Write the tokens of cell that differ between rows (common 0), or those all rows share (common 1). */
+static void cell_tokens(const struct cmp *c, const char *cell, int common, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const char *p = cell; *p;) {
+		size_t l = strcspn(p, " ");
+
+		if (l && common_token(c, p, l) == common && used + l + 2 < len) {
+			used += snprintf(buf + used, len - used, "%s%.*s", used ? " " : "", (int)l, p);
+		}
+		p += l;
+		while (*p == ' ')
+			p++;
+	}
+	if (!buf[0])
+		snprintf(buf, len, common ? "(none)" : "(the one cell)");
+}
+
+/* Number of distinct machines among the rows. */
+static int machines(const struct cmp *c)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		int seen = 0;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = c->rows[k].machine_id == c->rows[i].machine_id;
+		n += !seen;
+	}
+	return n;
+}
+
+void cmp_print_notes(const struct cmp *c, FILE *f)
+{
+	for (size_t i = 0; i < c->nnotes; i++)
+		fprintf(f, "note: %s\n", c->notes[i]);
+}
+
+static void fmt_ci(const struct cmp_row *r, char *buf, size_t len)
+{
+	if (isnan(r->ci.lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%.4f, %.4f]", r->ci.lo, r->ci.hi);
+}
+
+/* A relative value as a percentage ("12.3%"), "-" when unknown, "none" when infinite. */
+static const char *fmt_pct(double x, char *buf, size_t len)
+{
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (isinf(x))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%.3g%%", x * 100);
+	return buf;
+}
+
+void cmp_print_human(const struct cmp *c, FILE *f)
+{
+	char cell[512], fp[16], ci[48], fl[16], md[16];
+	int cw = 4, many = machines(c) > 1 && !c->cross;
+
+	fprintf(f, "baseline  %s = %s (%zu runs)\ncandidate %s = %s (%zu runs)\n", c->baseline,
+		c->base.resolved, c->base.n, c->candidate, c->cand.resolved, c->cand.n);
+	if (c->cross)
+		fprintf(f, "CROSS-MACHINE: runs paired by cell across machine fingerprints\n");
+	else if (!many)
+		fprintf(f, "machine   %s\n", machine_fp(c, c->rows[0].machine_id, fp, sizeof(fp)));
+	cell_tokens(c, c->rows[0].cell, 1, cell, sizeof(cell));
+	fprintf(f, "common    %s\n\n", cell);
+	for (size_t i = 0; i < c->nrows; i++) {
+		cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
+		if ((int)strlen(cell) > cw)
+			cw = (int)strlen(cell);
+	}
+	fprintf(f, "%-*s %s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
+		many ? "machine      " : "", "metric", "n_b", "n_c", "median base", "median cand",
+		"ratio", "95% CI", "p", "q", "floor", "MDE", "verdict");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *r = &c->rows[i];
+
+		cell_tokens(c, r->cell, 0, cell, sizeof(cell));
+		fmt_ci(r, ci, sizeof(ci));
+		fprintf(f, "%-*s ", cw, cell);
+		if (many)
+			fprintf(f, "%-12s ", machine_fp(c, r->machine_id, fp, sizeof(fp)));
+		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g %6s %6s  %s%s\n",
+			r->metric, r->nb, r->nc, r->medb, r->medc, r->ci.ratio, ci, r->mwu.p, r->q,
+			fmt_pct(r->floor, fl, sizeof(fl)), fmt_pct(r->mde, md, sizeof(md)),
+			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");
+	}
+	fprintf(f, "\nsummary: %d regression%s, %d improvement%s, %d no change, %d insufficient "
+		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%, noise floors where "
+		"measured)\nrule: regression when significant and the ratio of medians lies beyond "
+		"max(threshold, floor); MDE: the smallest change each row could have caught "
+		"(80%% power), at least that bound; 'none': too few runs\n", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
+		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
+		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows, c->dp.alpha, c->dp.fdr,
+		c->dp.threshold * 100);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].v == V_REGRESSION || c->rows[i].v == V_INSUFFICIENT) {
+			cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
+			fprintf(f, "%s: %s %s: %s\n", stats_verdict_name(c->rows[i].v), cell,
+				c->rows[i].metric, c->rows[i].why);
+		}
+	cmp_print_notes(c, f);
+}
+
+static void side_json(struct json *j, const char *key, const char *sel, const struct runset *rs)
+{
+	json_obj_open(j, key);
+	json_str(j, "selector", sel);
+	json_str(j, "resolved", rs->resolved);
+	json_u64(j, "runs", rs->n);
+	json_obj_close(j);
+}
+
+static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *r)
+{
+	double bound = c->dp.threshold;
+	char fp[16];
+
+	if (!isnan(r->floor) && r->floor > bound)
+		bound = r->floor;
+	json_obj_open(j, NULL);
+	json_str(j, "cell", r->cell);
+	if (r->machine_id >= 0)
+		json_str(j, "machine", machine_fp(c, r->machine_id, fp, sizeof(fp)));
+	else
+		json_null(j, "machine");
+	json_str(j, "metric", r->metric);
+	json_bool(j, "higher_better", r->higher_better);
+	json_u64(j, "n_base", r->nb);
+	json_u64(j, "n_cand", r->nc);
+	json_u64(j, "skipped_base", r->nullb);
+	json_u64(j, "skipped_cand", r->nullc);
+	json_u64(j, "outliers_base", r->outb);
+	json_u64(j, "outliers_cand", r->outc);
+	json_dbl(j, "median_base", r->medb);
+	json_dbl(j, "median_cand", r->medc);
+	json_dbl(j, "ratio", r->ci.ratio);
+	json_dbl(j, "ci_lo", r->ci.lo);
+	json_dbl(j, "ci_hi", r->ci.hi);
+	json_dbl(j, "u", r->mwu.u);
+	json_dbl(j, "p", r->mwu.p);
+	json_bool(j, "p_exact", r->mwu.exact);
+	json_dbl(j, "min_p", stats_mwu_min_p(r->nb, r->nc));
+	json_dbl(j, "q", r->q);
+	json_dbl(j, "noise_floor", r->floor);
+	json_dbl(j, "bound", bound);
+	json_dbl(j, "noise_cv", r->cv);
+	if (isinf(r->mde))
+		json_null(j, "mde");
+	else
+		json_dbl(j, "mde", r->mde);
+	json_str(j, "verdict", stats_verdict_name(r->v));
+	json_str(j, "reason", r->why);
+	json_obj_close(j);
+}
+
+void cmp_print_json(const struct cmp *c, FILE *f)
+{
+	char *method = NULL;
+	size_t len;
+	FILE *m = open_memstream(&method, &len);
+	struct json j;
+	struct sysinfo si;
+
+	if (m) {
+		cmp_method_json(c, NULL, m);
+		fclose(m);
+	}
+	json_init(&j, f, 1);
+	json_obj_open(&j, NULL);
+	sysinfo_collect(&si);
+	envelope_json(&j, &si, "compare");
+	side_json(&j, "baseline", c->baseline, &c->base);
+	side_json(&j, "candidate", c->candidate, &c->cand);
+	json_bool(&j, "cross_machine", c->cross);
+	if (method)
+		json_raw(&j, "method", method);
+	json_arr_open(&j, "rows");
+	for (size_t i = 0; i < c->nrows; i++)
+		row_json(c, &j, &c->rows[i]);
+	json_arr_close(&j);
+	json_obj_open(&j, "summary");
+	json_u64(&j, "rows", c->nrows);
+	json_u64(&j, "regression", (uint64_t)c->count[V_REGRESSION]);
+	json_u64(&j, "improvement", (uint64_t)c->count[V_IMPROVEMENT]);
+	json_u64(&j, "no_change", (uint64_t)c->count[V_NO_CHANGE]);
+	json_u64(&j, "insufficient", (uint64_t)c->count[V_INSUFFICIENT]);
+	json_obj_close(&j);
+	json_arr_open(&j, "notes");
+	for (size_t i = 0; i < c->nnotes; i++)
+		json_str(&j, NULL, c->notes[i]);
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	free(method);
+}

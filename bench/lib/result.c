@@ -1,0 +1,77 @@
+/* result.c - helpers for run results shared by both backends. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include "lib/result.h"
+
+static const char *const state_names[EV_NSTATES] = {
+	[EV_COUNTED] = NULL,
+	[EV_UNSUPPORTED] = "unsupported",
+	[EV_PERMISSION] = "permission",
+	[EV_NO_PMU] = "no-pmu",
+	[EV_MULTIPLEXED_OUT] = "multiplexed-out",
+	[EV_NOT_MODELLED] = "not-modelled",
+	[EV_READS_ZERO] = "pmu-reads-zero",
+};
+
+const char *ev_state_name(int state)
+{
+	if (state < 0 || state >= EV_NSTATES)
+		return "unknown";
+	return state_names[state];
+}
+
+int result_set_metric(struct run_result *r, const char *name, double value)
+{
+	for (unsigned i = 0; i < r->nmetrics; i++) {
+		if (strcmp(r->metric[i].name, name) == 0) {
+			r->metric[i].value = value;
+			return 0;
+		}
+	}
+	if (r->nmetrics >= METRIC_MAX)
+		return -ENOSPC;
+	snprintf(r->metric[r->nmetrics].name, sizeof(r->metric[0].name), "%s", name);
+	r->metric[r->nmetrics++].value = value;
+	return 0;
+}
+
+int result_event_total(const struct run_result *r, unsigned e, double *sum)
+{
+	double s = 0;
+
+	for (unsigned t = 0; t < r->ntasks; t++) {
+		if (r->task[t].ev[e].state != EV_COUNTED)
+			return r->task[t].ev[e].state;
+		s += r->task[t].ev[e].value;
+	}
+	*sum = s;
+	return 0;
+}
+
+void result_stamp(struct run_result *r)
+{
+	unsigned char b[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b)) {
+		/* Fall back to time and pid; uniqueness still holds per host. */
+		uint64_t x = (uint64_t)now ^ ((uint64_t)getpid() << 32);
+
+		for (int i = 0; i < 16; i++)
+			b[i] = (unsigned char)(x >> ((i % 8) * 8)) ^ (unsigned char)(i * 37);
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	snprintf(r->uuid, sizeof(r->uuid),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+		 b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	gmtime_r(&now, &tm);
+	strftime(r->started_at, sizeof(r->started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

@@ -1,0 +1,105 @@
+/*
+ * result.h - what a backend (native or model) hands to the store and the
+ * output writers. Both backends fill the same structure, so everything
+ * downstream (store, JSON/CSV, reports, compare) treats them alike.
+ */
+#ifndef SGA_RESULT_H
+#define SGA_RESULT_H
+
+#include <stdint.h>
+
+#define EV_MAX 32
+#define METRIC_MAX 16
+
+/* Why a counter has no value. EV_COUNTED means it has one. */
+enum ev_state {
+	EV_COUNTED = 0,
+	EV_UNSUPPORTED,		/* the PMU has no such event (ENOENT/EOPNOTSUPP/EINVAL) */
+	EV_PERMISSION,		/* EACCES/EPERM: perf_event_paranoid or capabilities */
+	EV_NO_PMU,		/* a hardware event, and this machine has no core PMU */
+	EV_MULTIPLEXED_OUT,	/* opened, but never scheduled on the PMU (running == 0) */
+	EV_NOT_MODELLED,	/* the model backend does not simulate this event */
+	EV_READS_ZERO,		/* opened, but the PMU counts nothing: cycles or
+				 * instructions read 0 while the task ran (a VM
+				 * whose virtual PMU is a stub) */
+	EV_NSTATES
+};
+
+/* "unsupported", "permission", ... as stored in value.missing; NULL for EV_COUNTED. */
+const char *ev_state_name(int state);
+
+struct ev_value {
+	uint64_t raw;		/* as read */
+	uint64_t enabled;	/* ns enabled (TOTAL_TIME_ENABLED); 0 for the model */
+	uint64_t running;	/* ns running (TOTAL_TIME_RUNNING); 0 for the model */
+	double value;		/* raw * enabled / running; valid only if state == EV_COUNTED */
+	int state;		/* enum ev_state */
+};
+
+struct task_result {
+	int cpu;		/* CPU the task was pinned to, -1 when not pinned */
+	uint64_t accesses;	/* accesses done in the measured window */
+	uint64_t window_ns;	/* wall time of the task's measured window */
+	int64_t vmpte_kb;	/* VmPTE at the end of the window, -1 unknown */
+	int64_t ft_minflt;	/* minor faults taken during first touch, -1 unknown */
+	struct ev_value ev[EV_MAX];
+};
+
+/* One task's share of one measured window (run --windows / --min-window). */
+struct window_result {
+	uint64_t accesses;	/* accesses the task did in this window */
+	uint64_t window_ns;	/* wall time of the task's window */
+	struct ev_value ev[EV_MAX];	/* counters over this window alone */
+};
+
+struct metric {
+	char name[48];		/* e.g. "pagetables-delta-bytes", "wall-s" */
+	double value;
+};
+
+struct run_result {
+	char uuid[37];
+	char started_at[32];	/* ISO 8601 UTC, e.g. 2026-12-03T09:00:00Z */
+	char backend[64];	/* "native" or "model:<preset>" */
+	char status[16];	/* "ok" or "failed" */
+	char reason[256];	/* why it failed, empty when ok */
+	double wall_s;		/* whole run, set-up included */
+	uint64_t seed;
+	unsigned nevents;
+	char events[EV_MAX][64];
+	unsigned ntasks;
+	struct task_result *task;	/* ntasks entries, owned by the caller */
+	unsigned nmetrics;
+	struct metric metric[METRIC_MAX];
+	unsigned nwindows;	/* 0: one plain window, not stored per window */
+	struct window_result *win;	/* nwindows * ntasks, [w * ntasks + t]; owned by the caller */
+};
+
+/* Add (or replace) run-level metric name = value. Returns 0 or -ENOSPC. */
+int result_set_metric(struct run_result *r, const char *name, double value);
+
+/* Sum of event e over all tasks into *sum; returns 0, or the state of the
+ * first task whose value is missing (then *sum is untouched). */
+int result_event_total(const struct run_result *r, unsigned e, double *sum);
+
+/* Fill uuid (random v4) and started_at (now, UTC). */
+void result_stamp(struct run_result *r);
+
+/* The run row's descriptive columns (everything but the per-task values). */
+struct run_meta {
+	const char *workload;	/* "rounds", ... */
+	unsigned tasks;
+	const char *page_size;	/* "4k", "2m", "1g", "thp" */
+	const char *align;	/* "pud", "pmd", or NULL (model) */
+	const char *backing;	/* "shm", "memfd", "file", or NULL (model) */
+	int sharedctx;		/* 0/1 */
+	int threads;		/* 0 processes, 1 threads of one process */
+	uint64_t sga_bytes;
+	uint64_t ws_bytes;	/* working set per task */
+	uint64_t rounds;
+	const char *cell;	/* canonical key of comparable runs (no seed, no label) */
+	const char *label;	/* user tag or NULL */
+	const char *config_json;	/* the full configuration, as JSON */
+};
+
+#endif

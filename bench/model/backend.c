@@ -1,0 +1,254 @@
+/*
+ * model/backend.c - the TLB model behind struct backend_ops: its option
+ * rows (`sgabench sim`), the plan (machine and run, from simrun.c), the
+ * simulation, and the names of a run.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "lib/backend.h"
+#include "lib/log.h"
+#include "model/backend.h"
+#include "model/simrun.h"
+#include "workloads/workload.h"
+#include "lib/clock.h"
+
+#define O(f) offsetof(struct sim_cfg, f)
+
+static const struct opt model_opts[] = {
+	{ .name = "machine", .type = OPT_STR, .off = O(machine),
+	  .metavar = "PRESET|host|custom|list", .defhelp = "ultrasparc-t2; custom with --tlb",
+	  .help = "machine preset; 'list' prints them with their sources" },
+	{ .name = "tlb", .type = OPT_STR, .off = O(tlb),
+	  .metavar = "SPEC",
+	  .help = "custom levels, e.g. 'l1d:64,full,lru;l2:2048,8way,lru' (replaces the preset's)" },
+	{ .name = "tag", .type = OPT_STR, .off = O(tag),
+	  .metavar = "ctx2|asid|none",
+	  .help = "entry tagging (default: the machine's)" },
+	{ .name = "tasks", .type = OPT_UINT, .off = O(tasks), .min = 1, .max = MODEL_MAX_TASKS,
+	  .metavar = "N", .def = "2",
+	  .help = "tasks sharing the area" },
+	{ .name = "threads", .type = OPT_FLAG, .off = O(threads),
+	  .help = "tasks are threads of one address space" },
+	{ .name = "pattern", .type = OPT_STR, .off = O(pattern),
+	  .metavar = "NAME", .def = "rounds",
+	  .help = "access pattern (sgabench workloads)" },
+	{ .name = "rounds", .type = OPT_UINT, .off = O(rounds), .min = 1,
+	  .metavar = "N", .def = "100",
+	  .help = "a round is one access per page of the working set" },
+	{ .name = "sharedctx", .type = OPT_FLAG, .off = O(sharedctx),
+	  .help = "the area's entries carry a shared context (ctx2 machines)" },
+	{ .name = "sga-size", .type = OPT_SIZE, .off = O(sga_size), .min = 1,
+	  .metavar = "SIZE", .defhelp = "the working set",
+	  .help = "size of the area (recorded; tasks touch the working set from its start)" },
+	{ .name = "working-set", .type = OPT_SIZE, .off = O(ws_size), .min = 1,
+	  .metavar = "SIZE", .defhelp = "--sga-size, else 276m",
+	  .help = "bytes each task touches per round (276m = 69 T2 4 MiB TTEs, inferred: see README)" },
+	{ .name = "page-size", .type = OPT_STR, .off = O(page),
+	  .metavar = "SIZE", .defhelp = "the machine's (t2: 4m)",
+	  .help = "page size of the area: 4k 8k 64k 2m 4m 256m 1g 2g 16g" },
+	{ .name = "quantum", .type = OPT_UINT, .off = O(quantum), .min = 1,
+	  .metavar = "N", .def = "100000",
+	  .help = "accesses before tasks time-sliced on one strand switch" },
+	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .max = 4096,
+	  .metavar = "N", .defhelp = "all",
+	  .help = "strands per core the tasks may use" },
+	{ .name = "place", .type = OPT_CHOICE, .off = O(place), .choices = MODEL_PLACE_CHOICES,
+	  .def = "smt",
+	  .help = "fill a core's strands first, one task per core first, or all on one strand" },
+	{ .name = "cores", .type = OPT_UINT, .off = O(cores), .max = 4096,
+	  .metavar = "N", .defhelp = "the machine's",
+	  .help = "cores of the machine" },
+	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
+	  .metavar = "N", .defhelp = "0 (lockstep)",
+	  .help = "seeded issue order: each strand issues N times per period, shuffled" },
+	{ .name = "startup", .type = OPT_UINT, .off = O(startup), .max = 1u << 30,
+	  .metavar = "N", .def = "0",
+	  .help = "private start-up pages each task touches before its rounds" },
+	{ .name = "walk-cycles", .type = OPT_DOUBLE, .off = O(walk_cycles), .dmin = -1, .dmax = 1e6,
+	  .metavar = "X", .def = "-1", .defhelp = "-1: the machine's",
+	  .help = "cycles per page walk, for the est-* estimates only" },
+	{ .name = "seed", .type = OPT_UINT, .off = O(seed),
+	  .metavar = "N", .def = "1",
+	  .help = "seed of every random stream (workloads, random replacement)" },
+	{ .name = "zipf-theta", .type = OPT_DOUBLE, .off = O(zipf_theta), .dmin = WL_ZIPF_THETA_MIN, .dmax = WL_ZIPF_THETA_MAX,
+	  .metavar = "X", .def = "0.99",
+	  .help = "skew of zipf" },
+	{ .name = "reference", .type = OPT_FLAG, .off = O(reference),
+	  .help = "use the brute-force reference simulator (slow)" },
+	{ .name = "progress", .type = OPT_FLAG, .off = O(progress),
+	  .help = "accesses done, rate and ETA on stderr (default: when stderr is a terminal, after 2 s)" },
+	{ NULL },
+};
+
+/* What one model run needs: the settings, the machine and the run. */
+struct model_plan {
+	struct sim_cfg cfg;
+	struct model_machine m;
+	struct model_run r;
+};
+
+/* Build the machine and the run (simrun.c); `--machine list` prints and is done. */
+static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan, char *err,
+			 size_t errlen)
+{
+	struct model_plan *p;
+	char b[16];
+	int ret;
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return EX_RESOURCE;
+	}
+	p->cfg = *(const struct sim_cfg *)cfg;
+	if (!p->cfg.machine)
+		p->cfg.machine = p->cfg.tlb ? "custom" : "ultrasparc-t2";
+	if (strcmp(p->cfg.machine, "list") == 0) {
+		sim_list_machines(stdout);
+		free(p);
+		return BACKEND_DONE;
+	}
+	ret = sim_prepare(&p->cfg, si, &p->m, &p->r, err, errlen);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	if (p->r.sharedctx && p->m.tag != TAG_CTX2)
+		warning("sim: --sharedctx has no effect with tag '%s': only ctx2 shares TLB entries",
+			opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)));
+	*plan = p;
+	return 0;
+}
+
+/* Progress lines of a long simulation, on stderr. */
+struct progress {
+	double t0, last;	/* start, last line */
+	double after;		/* first line after this many seconds */
+	int tty;		/* rewrite one line with \r */
+	int shown;
+};
+
+/* Seconds as "42 s", "3 min 20 s" or "2 h 5 min". */
+static void fmt_eta(double s, char *buf, size_t len)
+{
+	uint64_t n = s < 0 ? 0 : (uint64_t)(s + 0.5);
+
+	if (n < 60)
+		snprintf(buf, len, "%llu s", (unsigned long long)n);
+	else if (n < 3600)
+		snprintf(buf, len, "%llu min %llu s", (unsigned long long)(n / 60), (unsigned long long)(n % 60));
+	else
+		snprintf(buf, len, "%llu h %llu min", (unsigned long long)(n / 3600),
+			 (unsigned long long)(n / 60 % 60));
+}
+
+/* model_progress_fn: at most two lines a second on a terminal, one every 5 s elsewhere. */
+static void show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress *p = arg;
+	double now = clock_now_s(), el = now - p->t0, rate = el > 0 ? (double)done / el : 0;
+	char eta[32];
+
+	if (el < p->after || now - p->last < (p->tty ? 0.5 : 5))
+		return;
+	p->last = now;
+	fmt_eta(rate > 0 ? (double)(total - done) / rate : 0, eta, sizeof(eta));
+	fprintf(stderr, "%ssim: %llu of %llu accesses (%.1f%%), %.3g accesses/s, ETA %s%s",
+		p->tty ? "\r" : "", (unsigned long long)done, (unsigned long long)total,
+		total ? 100.0 * (double)done / (double)total : 100.0, rate, eta, p->tty ? "  " : "\n");
+	p->shown = 1;
+}
+
+/* Simulate (fast or reference) and turn the counts into a result; progress
+ * on stderr with --progress, or when stderr is a terminal. */
+static int model_run_plan(void *plan, const struct sysinfo *si, struct run_result *res,
+			  char *err, size_t errlen)
+{
+	struct model_plan *p = plan;
+	struct model_stats st;
+	double t0 = clock_now_s();
+	clock_t cpu0 = clock();
+	int ret;
+	struct progress prog = { .t0 = t0, .after = p->cfg.progress > 0 ? 1 : 2, .tty = isatty(2) };
+
+	if (p->cfg.reference)
+		ret = model_reference(&p->m, &p->r, &st);
+	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty))
+		ret = model_simulate_progress(&p->m, &p->r, &st, show_progress, &prog);
+	else
+		ret = model_simulate(&p->m, &p->r, &st);
+	if (prog.shown && prog.tty)
+		fputc('\n', stderr);
+	if (ret) {
+		snprintf(err, errlen, "the model failed: %s", strerror(-ret));
+		return EX_FAIL;
+	}
+	ret = sim_result(&p->m, &p->r, &st, clock_now_s() - t0, res);
+	if (!ret)
+		result_set_metric(res, "model-cpu-s", (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+	model_stats_free(&st);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		return EX_FAIL;
+	}
+	return 0;
+}
+
+/* Set *x to the run metric name of res, if it has one. */
+static void metric_of(const struct run_result *res, const char *name, double *x)
+{
+	for (unsigned i = 0; i < res->nmetrics; i++)
+		if (strcmp(res->metric[i].name, name) == 0)
+			*x = res->metric[i].value;
+}
+
+static void model_name_run(const void *plan, const struct run_result *res, struct run_meta *m,
+			   struct backend_names *nm)
+{
+	const struct model_plan *p = plan;
+	const struct model_run *r = &p->r;
+	uint64_t ws = r->pages * model_psz_bytes(r->psz);
+	double skipped = 0, total = 0;
+	char b[16];
+
+	/* sim_result() always sets these two */
+	metric_of(res, "model-skipped-accesses", &skipped);
+	metric_of(res, "model-accesses", &total);
+	snprintf(nm->page, sizeof(nm->page), "%s", model_psz_name(r->psz));
+	*m = (struct run_meta){
+		.workload = r->ops->name, .tasks = r->ntasks, .page_size = nm->page,
+		.sharedctx = r->sharedctx, .threads = r->threads,
+		.sga_bytes = p->cfg.sga_size ? p->cfg.sga_size : ws,
+		.ws_bytes = ws, .rounds = r->rounds,
+		.cell = sim_cell(&p->cfg, &p->m, r, nm->cell, sizeof(nm->cell)),
+		.config_json = sim_config_json(&p->cfg, &p->m, r, nm->config_json, sizeof(nm->config_json)),
+	};
+	snprintf(nm->describe, sizeof(nm->describe), "model %s (%s tags): %u tasks, %llu x %s pages each, %s%s; "
+		 "%.0f of %.0f accesses skipped exactly by period",
+		 p->m.name, opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)), r->ntasks,
+		 (unsigned long long)r->pages, model_psz_name(r->psz),
+		 r->sharedctx ? "shared context" : "private contexts",
+		 r->threads ? ", threads" : "", skipped, total);
+}
+
+static void model_release(void *plan)
+{
+	free(plan);
+}
+
+const struct backend_ops model_backend = {
+	.name = "model",
+	.cmd = "sim",
+	.opts = model_opts,
+	.cfg_size = sizeof(struct sim_cfg),
+	.prepare = model_prepare,
+	.run = model_run_plan,
+	.name_run = model_name_run,
+	.footnote = "  est-* metrics are estimates from assumed cycle costs, not measurements",
+	.release = model_release,
+};

@@ -1,0 +1,308 @@
+/*
+ * native.c - fork the tasks, walk them through the phases together, and
+ * collect what they counted.
+ *
+ * Phases, each closed by a barrier that the parent joins too:
+ *   1. attach the SGA at the shared address, pin, open counters, build
+ *      the access order (task 0 writes the chase chain);
+ *   2. first touch: one write per page of the working set;
+ *   3. the measured window: only the touch loop runs, counters enabled;
+ *      then VmPTE is read while every task is still alive;
+ *   4. the parent reads PageTables, then releases the tasks to exit.
+ *
+ * This file plans the run and drives it; a task's own life is task.c and
+ * the parent's watch over the tasks is supervise.c (internal.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include "native/internal.h"
+
+volatile sig_atomic_t got_signal;
+
+void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+
+/*
+ * The windows and the test knob: how many windows are stored one by one,
+ * the most repetitions one may take, and SGABENCH_TEST_WORK (extra work
+ * per access, read loops only; see touch_read_work). EX_USAGE when the
+ * order cannot be repeated (too long to pre-generate) or the knob is bad.
+ */
+static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, size_t errlen)
+{
+	uint64_t total = c->rounds * pl->ws_pages;
+	const char *work = getenv("SGABENCH_TEST_WORK");
+
+	pl->nwin = c->windows ? (unsigned)c->windows : (c->min_window_ns ? 1 : 0);
+	pl->reps_cap = total ? (UINT64_C(1) << 50) / total : 1;
+	if (pl->reps_cap < 1)
+		pl->reps_cap = 1;
+	if (pl->nwin && !(pl->wl->flags & (WL_PERIODIC | WL_DEPENDENT)) && total > PREGEN_MAX) {
+		snprintf(err, errlen, "--windows/--min-window repeat the access order, and %llu accesses "
+			 "are too many to pre-generate (at most %u): lower --rounds",
+			 (unsigned long long)total, PREGEN_MAX);
+		return EX_USAGE;
+	}
+	if (work && *work) {
+		char *end;
+		unsigned long v = strtoul(work, &end, 10);
+
+		if (*end || v > 100000 || c->access != ACCESS_READ || (pl->wl->flags & WL_DEPENDENT)) {
+			snprintf(err, errlen, "SGABENCH_TEST_WORK='%s': a number 0..100000, for --access "
+				 "read and patterns other than chase", work);
+			return EX_USAGE;
+		}
+		pl->work = (unsigned)v;
+	}
+	return 0;
+}
+
+/* Validate what can be checked without creating anything; fill pl. */
+static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysinfo *si,
+		    char *err, size_t errlen)
+{
+	struct place_spec ps = { .mode = PLACE_NONE, .node = 0, .cpus = c->cpus };
+	struct sga_cfg sc = {
+		.size = c->sga_size, .page = c->page, .backing = c->backing, .align = c->align,
+		.address = c->address, .hugetlbfs_dir = c->hugetlbfs, .sharedctx = c->sharedctx,
+		.mem_node = -1,
+	};
+	uint64_t unit = c->stride ? c->stride : sga_page_bytes(c->page);
+	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size;
+	int ret;
+
+	pl->cfg = c;
+	pl->wl = workload_find(c->pattern);
+	if (!pl->wl) {
+		snprintf(err, errlen, "unknown --pattern '%s' (one of %s)", c->pattern, workload_names());
+		return EX_USAGE;
+	}
+	ret = sga_check_size(&sc, err, errlen);
+	if (ret)
+		return ret;
+	if (unit & (unit - 1)) {
+		snprintf(err, errlen, "--stride must be a power of two");
+		return EX_USAGE;
+	}
+	for (pl->shift = 0; (1ull << pl->shift) < unit; pl->shift++)
+		;
+	if (ws > c->sga_size || ws % unit) {
+		snprintf(err, errlen, "--working-set must be a multiple of the page size (or --stride) and at most --sga-size");
+		return EX_USAGE;
+	}
+	pl->ws_pages = ws / unit;
+	if (c->rounds > UINT64_MAX / pl->ws_pages) {
+		snprintf(err, errlen, "--rounds times pages overflows");
+		return EX_USAGE;
+	}
+	ret = perf_resolve(c->events, si, pl->specs, &pl->nspec, err, errlen);
+	if (ret)
+		return ret;
+	for (unsigned k = 0; k < c->require.n; k++) {
+		int found = 0;
+
+		for (unsigned i = 0; i < pl->nspec; i++)
+			found |= strcmp(pl->specs[i].name, c->require.item[k]) == 0;
+		if (!found) {
+			snprintf(err, errlen, "--require '%s' is not in --events", c->require.item[k]);
+			return EX_USAGE;
+		}
+	}
+	if (c->place && place_parse(c->place, &ps)) {
+		snprintf(err, errlen, "--place '%s': must be none|same-cpu|smt|spread|node:N", c->place);
+		return EX_USAGE;
+	}
+	ps.cpus = c->cpus;
+	ret = place_plan(&ps, (unsigned)c->tasks, pl->cpu, err, errlen);
+	if (ret)
+		return ret;
+	if (c->mem_node >= 0) {
+		if (c->mem_node >= place_numa_nodes()) {
+			snprintf(err, errlen, "--mem-node '%d': this machine has NUMA nodes 0..%d",
+				 c->mem_node, place_numa_nodes() - 1);
+			return EX_USAGE;
+		}
+		sc.mem_node = c->mem_node;
+	}
+	ret = plan_windows(pl, c, err, errlen);
+	if (ret)
+		return ret;
+	pl->has_core_pmu = si->has_core_pmu;
+	pl->sga.cfg = sc;
+	return sga_preflight(&sc, err, errlen);
+}
+
+/* Copy what the tasks wrote into r and add the run-level metrics. */
+static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, int64_t pt_after,
+		    uint64_t startup_ns)
+{
+	const struct run_cfg *c = pl->cfg;
+	double pte = 0, ftf = 0, maxwin = 0, acc = 0;
+
+	r->nevents = pl->nspec;
+	for (unsigned e = 0; e < pl->nspec; e++)
+		snprintf(r->events[e], sizeof(r->events[e]), "%s", pl->specs[e].name);
+	for (unsigned t = 0; t < c->tasks; t++) {
+		r->task[t] = pl->ctl->res[t];
+		if (r->task[t].vmpte_kb > 0 && (!c->threads || t == 0))
+			pte += (double)r->task[t].vmpte_kb * 1024;
+		ftf += (double)r->task[t].ft_minflt;
+		acc += (double)r->task[t].accesses;
+		if (r->task[t].window_ns > maxwin)
+			maxwin = (double)r->task[t].window_ns;
+	}
+	result_set_metric(r, "pte-bytes", pte);
+	result_set_metric(r, "first-touch-faults", ftf);
+	if (pt_before >= 0 && pt_after >= 0)
+		result_set_metric(r, "pagetables-delta-bytes", (double)(pt_after - pt_before) * 1024);
+	result_set_metric(r, "startup-s", (double)startup_ns / 1e9);
+	if (maxwin > 0) {
+		result_set_metric(r, "window-s", maxwin / 1e9);
+		result_set_metric(r, "accesses-per-s", acc / (maxwin / 1e9));
+	}
+	if (pl->nwin) {
+		r->win = malloc((size_t)pl->nwin * c->tasks * sizeof(*r->win));
+		if (r->win) {
+			memcpy(r->win, pl->win, (size_t)pl->nwin * c->tasks * sizeof(*r->win));
+			r->nwindows = pl->nwin;
+			window_metrics(r);
+		}
+		result_set_metric(r, "window-rounds", (double)(pl->ctl->reps * c->rounds));
+	}
+	if (pl->work)
+		result_set_metric(r, "test-work", pl->work);
+	if (pl->ctl->generated_in_window)
+		result_set_metric(r, "generated-in-window", 1);
+	if (c->sharedctx)
+		result_set_metric(r, "sharedctx-tasks", pl->ctl->sharedctx_seen);
+}
+
+int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_result *r,
+	       char *err, size_t errlen)
+{
+	unsigned nproc = c->threads ? 1 : (unsigned)c->tasks;
+	struct plan *pl = calloc(1, sizeof(*pl));
+	struct watch w = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+	int64_t pt_before, pt_after = -1;
+	uint64_t t_fork, startup = 0;
+	int ret;
+
+	if (!pl) {
+		snprintf(err, errlen, "out of memory");
+		return EX_RESOURCE;
+	}
+	ret = plan_run(pl, c, si, err, errlen);
+	if (ret)
+		goto out_free;
+	pl->ctl_len = sizeof(struct ctl) + c->tasks * sizeof(struct task_result) +
+		      (size_t)pl->nwin * c->tasks * sizeof(struct window_result) +
+		      2 * c->tasks * sizeof(uint64_t);
+	pl->ctl = mmap(NULL, pl->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	w.pids = calloc(nproc, sizeof(pid_t));
+	w.reaped = calloc(nproc, sizeof(int));
+	if (pl->ctl == MAP_FAILED || !w.pids || !w.reaped) {
+		snprintf(err, errlen, "out of memory for %llu tasks", (unsigned long long)c->tasks);
+		ret = EX_RESOURCE;
+		pl->ctl = NULL;
+		goto out_free;
+	}
+	barrier_init(&pl->ctl->bar, (uint32_t)c->tasks + 1);
+	barrier_init(&pl->ctl->tbar, (uint32_t)c->tasks);
+	pl->win = (struct window_result *)(pl->ctl->res + c->tasks);
+	pl->cal_ns = (uint64_t *)(pl->win + (size_t)pl->nwin * c->tasks);
+	for (unsigned t = 0; t < c->tasks; t++) {
+		pl->ctl->res[t].vmpte_kb = -1;
+		pl->ctl->res[t].ft_minflt = -1;
+		pl->ctl->res[t].cpu = -1;
+	}
+	pl->parent = getpid();
+	w.n = nproc;
+	w.pl = pl;
+	if (c->timeout)
+		w.deadline = clock_now_ns() + c->timeout * 1000000000ull;
+
+	got_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+
+	pt_before = read_kb("/proc/meminfo", "PageTables");
+	ret = sga_create(&pl->sga, &pl->sga.cfg, err, errlen);
+	if (ret)
+		goto out_signals;
+	info(2, "sga: %s", pl->sga.desc);
+
+	fflush(NULL);
+	t_fork = clock_now_ns();
+	for (unsigned i = 0; i < nproc; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (c->threads)
+				worker_threads(pl);
+			task_process(pl, i);
+		}
+		if (pid < 0) {
+			w.status = EX_RESOURCE;
+			snprintf(w.why, sizeof(w.why), "fork of task %u: %s", i, strerror(errno));
+			barrier_abort(&pl->ctl->bar);
+			break;
+		}
+		w.pids[i] = pid;
+	}
+	if (!w.status && !barrier_wait(&pl->ctl->bar, parent_poll, &w)) {	/* 1 */
+		startup = clock_now_ns() - t_fork;
+		if (!barrier_wait(&pl->ctl->bar, parent_poll, &w) &&		/* 2 */
+		    !barrier_wait(&pl->ctl->bar, parent_poll, &w)) {		/* 3 */
+			pt_after = read_kb("/proc/meminfo", "PageTables");
+			if (!barrier_wait(&pl->ctl->bar, parent_poll, &w))	/* 4 */
+				reap_all(&w);
+		}
+	}
+	if (pl->ctl->bar.abort || w.status) {
+		barrier_abort(&pl->ctl->bar);
+		kill_and_reap(&w);
+		if (!w.status) {
+			w.status = pl->ctl->err_status ? pl->ctl->err_status : EX_FAIL;
+			snprintf(w.why, sizeof(w.why), "%s", pl->ctl->err[0] ? pl->ctl->err : "a task failed");
+		}
+	}
+	sga_destroy(&pl->sga);
+	if (w.status) {
+		snprintf(r->status, sizeof(r->status), "failed");
+		snprintf(r->reason, sizeof(r->reason), "%s", w.why);
+		snprintf(err, errlen, "%s", w.why);
+		ret = w.status;
+	} else {
+		snprintf(r->status, sizeof(r->status), "ok");
+		collect(pl, r, pt_before, pt_after, startup);
+		ret = EX_OK;
+	}
+out_signals:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+out_free:
+	if (pl->ctl)
+		munmap(pl->ctl, pl->ctl_len);
+	free(w.pids);
+	free(w.reaped);
+	free(pl);
+	return ret;
+}

@@ -1,0 +1,362 @@
+/*
+ * output/kcidb.c - the KCIDB v5.3 export. Ids are "ORIGIN:kernel:RELEASE"
+ * (checkouts), "ORIGIN:FINGERPRINT:RELEASE" (builds) and
+ * "ORIGIN:RUN_UUID:METRIC" (tests). A test's path is "sgabench", the words
+ * of the run's cell ("tasks=8" becomes "tasks_8") and the metric. Status:
+ * DONE for a value, ERROR for a failed run, SKIP for a counter this machine
+ * cannot count (unsupported, no-pmu, pmu-reads-zero, not-modelled), MISS
+ * for one the harness could have counted with other settings (permission,
+ * multiplexed-out).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/json.h"
+#include "lib/log.h"
+#include "output/kcidb.h"
+#include "store/query.h"
+#include "store/read.h"
+#include "store/store.h"
+#include "store/select.h"
+
+struct row {
+	int64_t id;
+	char *uuid, *status, *label, *started_at, *fingerprint, *arch, *kernel, *machine_json;
+};
+
+struct rows {
+	struct row *r;
+	size_t n;
+	int (*want)(void *ctx, int64_t id, const char *label, const char *status);
+	void *ctx;
+};
+
+int kcidb_origin_ok(const char *origin)
+{
+	if (!origin || !*origin)
+		return 0;
+	for (const char *p = origin; *p; p++)
+		if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_'))
+			return 0;
+	return 1;
+}
+
+/* Keep one run the caller wants, copying its strings. */
+static int add_row(void *ctx, const struct store_export_row *e)
+{
+	struct rows *rs = ctx;
+	struct row *nr, *r;
+
+	if (rs->want && !rs->want(rs->ctx, e->id, e->label, e->status))
+		return 0;
+	nr = realloc(rs->r, (rs->n + 1) * sizeof(*nr));
+	if (!nr)
+		return -1;
+	rs->r = nr;
+	r = &rs->r[rs->n++];
+	r->id = e->id;
+	r->uuid = strdup(e->uuid);
+	r->status = strdup(e->status);
+	r->label = strdup(e->label);
+	r->started_at = strdup(e->started_at);
+	r->fingerprint = strdup(e->fingerprint);
+	r->arch = strdup(e->arch);
+	r->kernel = strdup(*e->kernel ? e->kernel : "unknown");
+	r->machine_json = strdup(e->machine_json);
+	return r->uuid && r->status && r->label && r->started_at && r->fingerprint && r->arch &&
+	       r->kernel && r->machine_json ? 0 : -1;
+}
+
+static void free_rows(struct rows *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct row *r = &rs->r[i];
+
+		free(r->uuid);
+		free(r->status);
+		free(r->label);
+		free(r->started_at);
+		free(r->fingerprint);
+		free(r->arch);
+		free(r->kernel);
+		free(r->machine_json);
+	}
+	free(rs->r);
+}
+
+/* Write "key": the JSON text without its nulls (an empty object if it is not JSON). */
+static void raw_stripped(struct json *j, const char *key, const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	if (json_copy_without_nulls(text && *text ? text : "{}", m)) {
+		fclose(m);
+		free(buf);
+		json_raw(j, key, "{}");
+		return;
+	}
+	fclose(m);
+	json_raw(j, key, buf);
+	free(buf);
+}
+
+/* Append word w to path p (size len) as one path word: [A-Za-z0-9_-], '=' as '_'. */
+static void path_word(char *p, size_t len, const char *w, size_t wl)
+{
+	size_t n = strlen(p);
+
+	if (n + 2 >= len || wl == 0)
+		return;
+	p[n++] = '.';
+	for (size_t i = 0; i < wl && n + 1 < len; i++) {
+		char c = w[i];
+
+		p[n++] = isalnum((unsigned char)c) || c == '_' || c == '-' ? c : '_';
+	}
+	p[n] = '\0';
+}
+
+/* "sgabench.<cell words>", one word per space-separated key=value of the cell. */
+static void cell_path(char *p, size_t len, const char *cell)
+{
+	snprintf(p, len, "sgabench");
+	while (cell && *cell) {
+		size_t l = strcspn(cell, " ");
+
+		path_word(p, len, cell, l);
+		cell += l;
+		cell += strspn(cell, " ");
+	}
+}
+
+/* The unit of a metric, from its name (events are counts). */
+static const char *unit_of(const char *m)
+{
+	size_t l = strlen(m);
+
+	if (strcmp(m, "accesses-per-s") == 0)
+		return "accesses/s";
+	if (l > 6 && strcmp(m + l - 6, "-per-s") == 0)
+		return "1/s";
+	if (l > 6 && strcmp(m + l - 6, "-bytes") == 0)
+		return "B";
+	if (l > 2 && strcmp(m + l - 2, "-s") == 0)
+		return "s";
+	if (strcmp(m, "task-clock") == 0)
+		return "ns";
+	if (strstr(m, "faults"))
+		return "faults";
+	if (strstr(m, "cycles"))
+		return "cycles";
+	if (strcmp(m, "sharedctx-tasks") == 0)
+		return "tasks";
+	return "events";
+}
+
+/* SKIP: the machine cannot count it; MISS: another setting of the harness could have. */
+static const char *missing_status(const char *why)
+{
+	return why && (strcmp(why, "permission") == 0 || strcmp(why, "multiplexed-out") == 0)
+		       ? "MISS" : "SKIP";
+}
+
+static void checkouts(struct json *j, const char *origin, const struct rows *rs)
+{
+	char id[512];
+
+	json_arr_open(j, "checkouts");
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *first = rs->r[i].started_at;
+
+		if (i && strcmp(rs->r[i].kernel, rs->r[i - 1].kernel) == 0)
+			continue;
+		for (size_t k = i; k < rs->n && strcmp(rs->r[k].kernel, rs->r[i].kernel) == 0; k++)
+			if (strcmp(rs->r[k].started_at, first) < 0)
+				first = rs->r[k].started_at;
+		snprintf(id, sizeof(id), "%s:kernel:%s", origin, rs->r[i].kernel);
+		json_obj_open(j, NULL);
+		json_str(j, "id", id);
+		json_str(j, "origin", origin);
+		json_str(j, "comment", "the running kernel of the machines sgabench measured");
+		json_str(j, "start_time", first);
+		json_bool(j, "valid", 1);
+		json_obj_open(j, "misc");
+		json_str(j, "kernel_release", rs->r[i].kernel);
+		json_obj_close(j);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+}
+
+static void builds(struct json *j, const char *origin, const struct rows *rs)
+{
+	char id[512], cid[512], arch[64];
+
+	json_arr_open(j, "builds");
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->r[i];
+		size_t n = 0;
+
+		if (i && strcmp(r->kernel, r[-1].kernel) == 0 &&
+		    strcmp(r->fingerprint, r[-1].fingerprint) == 0)
+			continue;
+		for (const char *p = r->arch; *p && n + 1 < sizeof(arch); p++)
+			arch[n++] = isalnum((unsigned char)*p) ? (char)tolower((unsigned char)*p) : '_';
+		arch[n] = '\0';
+		snprintf(id, sizeof(id), "%s:%s:%s", origin, r->fingerprint, r->kernel);
+		snprintf(cid, sizeof(cid), "%s:kernel:%s", origin, r->kernel);
+		json_obj_open(j, NULL);
+		json_str(j, "id", id);
+		json_str(j, "origin", origin);
+		json_str(j, "checkout_id", cid);
+		if (*arch)
+			json_str(j, "architecture", arch);
+		json_str(j, "comment", "the running kernel of one machine fingerprint (not built by sgabench)");
+		json_obj_open(j, "misc");
+		json_str(j, "fingerprint", r->fingerprint);
+		raw_stripped(j, "machine", r->machine_json);
+		json_obj_close(j);
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+}
+
+/* The fields every test of run r has: ids, origin, path, times. */
+static void test_head(struct json *j, const char *origin, const struct row *r,
+		      const struct stored_run *s, const char *metric, const char *path)
+{
+	char id[512], bid[512];
+
+	snprintf(id, sizeof(id), "%s:%s%s%s", origin, r->uuid, metric ? ":" : "", metric ? metric : "");
+	snprintf(bid, sizeof(bid), "%s:%s:%s", origin, r->fingerprint, r->kernel);
+	json_str(j, "id", id);
+	json_str(j, "origin", origin);
+	json_str(j, "build_id", bid);
+	json_str(j, "path", path);
+	json_str(j, "start_time", r->started_at);
+	if (isfinite(s->res.wall_s) && s->res.wall_s >= 0)
+		json_dbl(j, "duration", s->res.wall_s);
+}
+
+/* misc of a test: the run, its configuration, and the per-task values of event metric. */
+static void test_misc(struct json *j, const struct row *r, const struct stored_run *s,
+		      const char *metric, const char *missing)
+{
+	json_obj_open(j, "misc");
+	json_str(j, "run_uuid", r->uuid);
+	json_str(j, "cell", s->cell ? s->cell : "");
+	if (*r->label)
+		json_str(j, "label", r->label);
+	json_str(j, "backend", s->res.backend);
+	json_u64(j, "seed", s->res.seed);
+	raw_stripped(j, "config", s->config_json);
+	if (missing)
+		json_str(j, "missing", missing);
+	if (s->res.reason[0])
+		json_str(j, "reason", s->res.reason);
+	for (unsigned e = 0; metric && e < s->res.nevents; e++) {
+		if (strcmp(s->res.events[e], metric) != 0)
+			continue;
+		json_arr_open(j, "per_task");
+		for (unsigned t = 0; t < s->res.ntasks; t++) {
+			const struct ev_value *v = &s->res.task[t].ev[e];
+
+			json_obj_open(j, NULL);
+			json_u64(j, "task", t);
+			if (v->state == EV_COUNTED && isfinite(v->value))
+				json_dbl(j, "value", v->value);
+			else
+				json_str(j, "missing", ev_state_name(v->state));
+			json_obj_close(j);
+		}
+		json_arr_close(j);
+	}
+	json_obj_close(j);
+}
+
+/* Every test of run r. */
+static int run_tests(struct store *st, struct json *j, const char *origin, const struct row *r)
+{
+	struct stored_run s;
+	struct run_values v = { 0 };
+	char base[1024], path[1200];
+	int ret;
+
+	ret = store_load_run(st, r->uuid, &s);
+	if (ret) {
+		error("export: cannot load run %s", r->uuid);
+		return -1;
+	}
+	cell_path(base, sizeof(base), s.cell);
+	if (strcmp(r->status, "ok") != 0) {
+		json_obj_open(j, NULL);
+		test_head(j, origin, r, &s, NULL, base);
+		json_str(j, "status", "ERROR");
+		test_misc(j, r, &s, NULL, NULL);
+		json_obj_close(j);
+		store_free_run(&s);
+		return 0;
+	}
+	if (select_load_values(st, r->id, &v)) {
+		store_free_run(&s);
+		error("export: cannot load the values of run %s", r->uuid);
+		return -1;
+	}
+	for (size_t i = 0; i < v.n; i++) {
+		snprintf(path, sizeof(path), "%s", base);
+		path_word(path, sizeof(path), v.name[i], strlen(v.name[i]));
+		json_obj_open(j, NULL);
+		test_head(j, origin, r, &s, v.name[i], path);
+		if (isnan(v.value[i])) {
+			json_str(j, "status", missing_status(v.missing[i]));
+		} else {
+			json_str(j, "status", "DONE");
+			json_obj_open(j, "number");
+			json_dbl(j, "value", v.value[i]);
+			json_str(j, "unit", unit_of(v.name[i]));
+			json_obj_close(j);
+		}
+		test_misc(j, r, &s, v.name[i], isnan(v.value[i]) ?
+			  (v.missing[i] ? v.missing[i] : "unknown") : NULL);
+		json_obj_close(j);
+	}
+	run_values_free(&v);
+	store_free_run(&s);
+	return 0;
+}
+
+int kcidb_write(struct store *s, const char *origin,
+		int (*want)(void *ctx, int64_t id, const char *label, const char *status), void *ctx,
+		FILE *f)
+{
+	struct rows rs = { .want = want, .ctx = ctx };
+	struct json j;
+	int ret = store_list_export(s, add_row, &rs);
+
+	if (ret) {
+		error("export: reading runs: %s", store_errmsg(s));
+		free_rows(&rs);
+		return -1;
+	}
+	json_init(&j, f, 1);
+	json_obj_open(&j, NULL);
+	json_obj_open(&j, "version");
+	json_u64(&j, "major", 5);
+	json_u64(&j, "minor", 3);
+	json_obj_close(&j);
+	checkouts(&j, origin, &rs);
+	builds(&j, origin, &rs);
+	json_arr_open(&j, "tests");
+	for (size_t i = 0; i < rs.n && !ret; i++)
+		ret = run_tests(s, &j, origin, &rs.r[i]);
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	free_rows(&rs);
+	return ret;
+}

@@ -1,0 +1,324 @@
+/* output.c - human, JSON and CSV writers for one run. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/json.h"
+#include "output/output.h"
+#include "lib/parse.h"
+#include "machine/perf.h"
+#include "output/envelope.h"
+#include "store/store.h"
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* min, median and max of event e over the tasks; 0 if any task lacks it. */
+static int task_spread(const struct run_result *r, unsigned e, double *mn, double *md, double *mx)
+{
+	double *v = malloc(r->ntasks * sizeof(*v));
+
+	if (!v || !r->ntasks) {
+		free(v);
+		return -1;
+	}
+	for (unsigned t = 0; t < r->ntasks; t++) {
+		if (r->task[t].ev[e].state != EV_COUNTED) {
+			free(v);
+			return -1;
+		}
+		v[t] = r->task[t].ev[e].value;
+	}
+	qsort(v, r->ntasks, sizeof(*v), cmp_dbl);
+	*mn = v[0];
+	*mx = v[r->ntasks - 1];
+	*md = r->ntasks % 2 ? v[r->ntasks / 2] : (v[r->ntasks / 2 - 1] + v[r->ntasks / 2]) / 2;
+	free(v);
+	return 0;
+}
+
+/* The worst running/enabled ratio of event e over tasks (1 when not multiplexed). */
+static double mux_ratio(const struct run_result *r, unsigned e)
+{
+	double worst = 1;
+
+	for (unsigned t = 0; t < r->ntasks; t++) {
+		const struct ev_value *v = &r->task[t].ev[e];
+
+		if (v->state == EV_COUNTED && v->enabled && v->running < v->enabled) {
+			double q = (double)v->running / (double)v->enabled;
+
+			if (q < worst)
+				worst = q;
+		}
+	}
+	return worst;
+}
+
+/* The first missing state of event e among tasks, EV_COUNTED if none. */
+static int first_missing(const struct run_result *r, unsigned e)
+{
+	for (unsigned t = 0; t < r->ntasks; t++)
+		if (r->task[t].ev[e].state != EV_COUNTED)
+			return r->task[t].ev[e].state;
+	return EV_COUNTED;
+}
+
+
+
+/* What each run metric means, for the human output. */
+static const struct {
+	const char *name, *unit, *what;
+} metric_doc[] = {
+	{ "first-touch-faults", "", "minor faults while each task touched its pages once" },
+	{ "pte-bytes", "bytes", "page-table memory (VmPTE) of all tasks at the end of the window" },
+	{ "pagetables-delta-bytes", "bytes", "system-wide PageTables change, tasks alive (noisy)" },
+	{ "startup-s", "s", "fork to every task attached and ready" },
+	{ "window-s", "s", "the longest task's measured window" },
+	{ "wall-s", "s", "the whole run, set-up and first touch included" },
+	{ "accesses-per-s", "/s", "accesses of all tasks / the longest window" },
+	{ "accesses-per-cpu-s", "/s", "accesses of all tasks / their task-clock (CPU time, not wall)" },
+	{ "windows", "", "measured windows after one first touch (--windows)" },
+	{ "window-rounds", "", "rounds per window, calibrated to --min-window (or --rounds)" },
+	{ "window-s-spread", "", "(max - min) / median of the windows' window-s" },
+	{ "accesses-per-s-spread", "", "(max - min) / median of the windows' accesses-per-s" },
+	{ "test-work", "", "TEST KNOB SGABENCH_TEST_WORK: extra work per access (a slowed run)" },
+	{ "generated-in-window", "", "1: the access order was too long to pre-generate" },
+	{ "sharedctx-tasks", "", "tasks whose mapping shows the shared-context smaps flag" },
+	{ NULL, NULL, NULL },
+};
+
+/* Print one run metric with its unit and meaning. */
+static void human_metric(FILE *f, const char *n, double x)
+{
+	const char *what = "", *unit = "";
+	char b[32], s[32];
+
+	for (int i = 0; metric_doc[i].name; i++)
+		if (strcmp(metric_doc[i].name, n) == 0) {
+			what = metric_doc[i].what;
+			unit = metric_doc[i].unit;
+		}
+	if (strcmp(unit, "bytes") == 0 && x >= 0 && fmod(x, 1024) == 0)
+		snprintf(b, sizeof(b), "%s", fmt_size((uint64_t)x, s, sizeof(s)));
+	else if (strcmp(unit, "bytes") == 0 && x < 0 && fmod(-x, 1024) == 0)
+		snprintf(b, sizeof(b), "-%s", fmt_size((uint64_t)-x, s, sizeof(s)));
+	else if (strcmp(unit, "s") == 0)
+		snprintf(b, sizeof(b), "%.4f s", x);
+	else if (strcmp(unit, "/s") == 0)
+		snprintf(b, sizeof(b), "%.4g", x);
+	else if (x == floor(x) && fabs(x) < 1e15)
+		snprintf(b, sizeof(b), "%.0f", x);
+	else
+		snprintf(b, sizeof(b), "%.6g", x);
+	fprintf(f, "  %-24s %16s   %s\n", n, b, what);
+}
+
+void output_human(FILE *f, const struct run_view *v)
+{
+	const struct run_result *r = v->res;
+	int header = 0;
+
+	fprintf(f, "run %s  %s  %s", r->uuid, r->backend, r->status);
+	if (v->run_id)
+		fprintf(f, "  (stored in %s as run %lld)", v->db, (long long)v->run_id);
+	fputc('\n', f);
+	if (v->describe)
+		fprintf(f, "  %s\n", v->describe);
+	fprintf(f, "  machine %s, seed %llu, %.3f s in all\n", v->fingerprint,
+		(unsigned long long)r->seed, r->wall_s);
+	if (r->reason[0])
+		fprintf(f, "  failed: %s\n", r->reason);
+	for (unsigned e = 0; e < r->nevents; e++) {
+		double total = 0, mn = 0, md = 0, mx = 0;
+
+		if (first_missing(r, e) != EV_COUNTED)
+			continue;
+		if (!header) {
+			fprintf(f, "\n  %-24s %16s %14s %14s %14s\n", "event (window)", "total", "task min",
+				"task median", "task max");
+			header = 1;
+		}
+		result_event_total(r, e, &total);
+		task_spread(r, e, &mn, &md, &mx);
+		fprintf(f, "  %-24s %16.0f %14.0f %14.0f %14.0f", r->events[e], total, mn, md, mx);
+		if (mux_ratio(r, e) < 0.99)
+			fprintf(f, "  multiplexed: counted %.0f%% of the time, scaled",
+				mux_ratio(r, e) * 100);
+		fputc('\n', f);
+	}
+	for (unsigned e = 0; e < r->nevents; e++) {
+		int st = first_missing(r, e);
+
+		if (st != EV_COUNTED && r->ntasks)
+			fprintf(f, "  %s: %s\n", r->events[e], perf_state_text(st));
+	}
+	if (v->groups && v->groups[0])
+		fprintf(f, "  grouped: %s (each group read as one: its members share enabled and running)\n",
+			v->groups);
+	if (r->nmetrics)
+		fprintf(f, "\n  %-24s %16s   %s\n", "run metric", "value", "meaning");
+	for (unsigned m = 0; m < r->nmetrics; m++)
+		human_metric(f, r->metric[m].name, r->metric[m].value);
+}
+
+/* Write the per-event JSON object of one task's value. */
+static void json_value(struct json *j, const char *key, const struct ev_value *v)
+{
+	json_obj_open(j, key);
+	if (v->state == EV_COUNTED) {
+		json_dbl(j, "value", v->value);
+		json_u64(j, "raw", v->raw);
+	} else {
+		json_null(j, "value");
+		json_null(j, "raw");
+	}
+	json_u64(j, "enabled_ns", v->enabled);
+	json_u64(j, "running_ns", v->running);
+	json_str(j, "missing", ev_state_name(v->state));
+	json_obj_close(j);
+}
+
+void output_json(FILE *f, const struct run_view *v)
+{
+	const struct run_result *r = v->res;
+	const struct run_meta *m = v->meta;
+	struct json j;
+
+	json_init(&j, f, 1);
+	json_obj_open(&j, NULL);
+	envelope_json(&j, v->si, v->command);
+	json_str(&j, "machine_fingerprint", v->fingerprint);
+	if (v->run_id)
+		json_i64(&j, "run_id", v->run_id);
+	else
+		json_null(&j, "run_id");
+	json_str(&j, "uuid", r->uuid);
+	json_str(&j, "db", v->db);
+	json_str(&j, "backend", r->backend);
+	json_str(&j, "status", r->status);
+	json_str(&j, "reason", r->reason[0] ? r->reason : NULL);
+	json_str(&j, "started_at", r->started_at);
+	json_dbl(&j, "wall_s", r->wall_s);
+	json_u64(&j, "seed", r->seed);
+	json_str(&j, "cell", m->cell);
+	json_str(&j, "label", m->label);
+	json_raw(&j, "config", m->config_json);
+	json_str(&j, "groups", v->groups && v->groups[0] ? v->groups : NULL);
+	if (v->machine_json)
+		json_raw(&j, "machine", v->machine_json);
+	json_obj_open(&j, "totals");
+	for (unsigned e = 0; e < r->nevents; e++) {
+		double total;
+
+		if (result_event_total(r, e, &total) == 0)
+			json_dbl(&j, r->events[e], total);
+		else
+			json_null(&j, r->events[e]);
+	}
+	json_obj_close(&j);
+	json_obj_open(&j, "missing");
+	for (unsigned e = 0; e < r->nevents; e++) {
+		int st = first_missing(r, e);
+
+		if (st != EV_COUNTED)
+			json_str(&j, r->events[e], ev_state_name(st));
+	}
+	json_obj_close(&j);
+	json_obj_open(&j, "metrics");
+	for (unsigned i = 0; i < r->nmetrics; i++)
+		json_dbl(&j, r->metric[i].name, r->metric[i].value);
+	json_obj_close(&j);
+	json_arr_open(&j, "tasks");
+	for (unsigned t = 0; t < r->ntasks; t++) {
+		const struct task_result *tr = &r->task[t];
+
+		json_obj_open(&j, NULL);
+		json_u64(&j, "task", t);
+		if (tr->cpu >= 0)
+			json_i64(&j, "cpu", tr->cpu);
+		else
+			json_null(&j, "cpu");
+		json_u64(&j, "accesses", tr->accesses);
+		json_u64(&j, "window_ns", tr->window_ns);
+		if (tr->vmpte_kb >= 0)
+			json_i64(&j, "vmpte_kb", tr->vmpte_kb);
+		else
+			json_null(&j, "vmpte_kb");
+		if (tr->ft_minflt >= 0)
+			json_i64(&j, "first_touch_minflt", tr->ft_minflt);
+		else
+			json_null(&j, "first_touch_minflt");
+		json_obj_open(&j, "events");
+		for (unsigned e = 0; e < r->nevents; e++)
+			json_value(&j, r->events[e], &tr->ev[e]);
+		json_obj_close(&j);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+/* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void output_csv(FILE *f, const struct run_view *v)
+{
+	const struct run_result *r = v->res;
+
+	envelope_csv(f, v->si, v->command);
+	fprintf(f, "# machine_fingerprint=%s run_id=%lld uuid=%s backend=%s status=%s\n", v->fingerprint,
+		(long long)v->run_id, r->uuid, r->backend, r->status);
+	if (v->groups && v->groups[0])
+		fprintf(f, "# groups=%s\n", v->groups);
+	fprintf(f, "task,event,value,raw,enabled_ns,running_ns,missing\n");
+	for (unsigned t = 0; t < r->ntasks; t++) {
+		for (unsigned e = 0; e < r->nevents; e++) {
+			const struct ev_value *x = &r->task[t].ev[e];
+
+			fprintf(f, "%u,", t);
+			csv_field(f, r->events[e]);
+			if (x->state == EV_COUNTED)
+				fprintf(f, ",%.17g,%llu,%llu,%llu,\n", x->value,
+					(unsigned long long)x->raw, (unsigned long long)x->enabled,
+					(unsigned long long)x->running);
+			else
+				fprintf(f, ",,,%llu,%llu,%s\n", (unsigned long long)x->enabled,
+					(unsigned long long)x->running, ev_state_name(x->state));
+		}
+	}
+	for (unsigned e = 0; e < r->nevents; e++) {
+		double total;
+
+		fprintf(f, "total,");
+		csv_field(f, r->events[e]);
+		if (result_event_total(r, e, &total) == 0)
+			fprintf(f, ",%.17g,,,,\n", total);
+		else
+			fprintf(f, ",,,,,%s\n", ev_state_name(first_missing(r, e)));
+	}
+	for (unsigned i = 0; i < r->nmetrics; i++) {
+		fprintf(f, "run,");
+		csv_field(f, r->metric[i].name);
+		fprintf(f, ",%.17g,,,,\n", r->metric[i].value);
+	}
+}

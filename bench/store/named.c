@@ -1,0 +1,311 @@
+/*
+ * store/named.c - the statements behind 'sgabench db query' and 'db exec':
+ * what scripts/sweep, scripts/nightly and report/mkreport need to know or
+ * record, by name. The SQL lives here so the scripts never see it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "lib/json.h"
+#include "lib/log.h"
+#include "store/internal.h"
+#include "store/named.h"
+
+/* A successful run that is not a sweep's warm-up. */
+#define OK_RUN "r.status = 'ok' AND COALESCE(r.label, '') NOT LIKE 'warmup:%'"
+/* The page layout of a run: 4k, thp, or page size and alignment (2m-pud). */
+#define LAYOUT "CASE WHEN r.page_size IN ('4k', 'thp') THEN r.page_size" \
+	" ELSE r.page_size || '-' || COALESCE(r.align, '?') END"
+
+const struct named_stmt store_named[] = {
+	/* ---- scripts/sweep ---- */
+	{ "sweep-start", 6, 1, "UUID NAME STARTED_AT ORDER_SEED CELL_ORDER CONFIG",
+	  "record a sweep before its first invocation",
+	  "INSERT INTO sweep (uuid, name, started_at, order_seed, cell_order, config)"
+	  " VALUES (?1, ?2, ?3, NULLIF(?4, ''), ?5, ?6)" },
+	{ "sweep-order", 2, 1, "UUID CELL_ORDER", "record the order a sweep actually ran",
+	  "UPDATE sweep SET cell_order = ?2 WHERE uuid = ?1" },
+	{ "timing-add", 7, 1, "RUN_UUID SWEEP_UUID CELL COMMAND ITERATION WALL_S EXIT_CODE",
+	  "one hyperfine time; RUN_UUID may be empty; the cell is the run's when it has one",
+	  "INSERT INTO timing (run_uuid, sweep_uuid, cell, command, iteration, wall_s, exit_code)"
+	  " VALUES (NULLIF(?1, ''), ?2, COALESCE((SELECT cell FROM run WHERE uuid = ?1), ?3), ?4,"
+	  " CAST(?5 AS INTEGER), CAST(?6 AS REAL), CAST(NULLIF(?7, '') AS INTEGER))" },
+	{ "run-relabel", 2, 1, "UUID LABEL", "give a stored run another label (warm-ups)",
+	  "UPDATE run SET label = ?2 WHERE uuid = ?1" },
+	{ "noise-put", 5, 1, "SWEEP_UUID CELL METRIC FLOOR SAMPLES",
+	  "store the A/A noise floor of a cell of the sweep, on the machine that ran it",
+	  "INSERT OR REPLACE INTO noise (cell, metric, machine_id, floor, samples, measured_at)"
+	  " SELECT ?2, ?3, r.machine_id, CAST(?4 AS REAL), CAST(?5 AS INTEGER),"
+	  " strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  " WHERE t.sweep_uuid = ?1 AND r.cell = ?2 LIMIT 1" },
+	{ "sweep-last-cell", 1, 0, "SWEEP_UUID", "the cell of the sweep's latest stored run",
+	  "SELECT cell FROM run WHERE uuid = (SELECT run_uuid FROM timing"
+	  " WHERE sweep_uuid = ?1 AND run_uuid IS NOT NULL ORDER BY id DESC LIMIT 1)" },
+	{ "sweep-samples", 1, 0, "SWEEP_UUID",
+	  "label, cell, metric, value of every measured sample of the sweep (wall-s from hyperfine"
+	  " when the run has none)",
+	  "SELECT r.label, r.cell, m.name, m.value"
+	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
+	  " WHERE t.sweep_uuid = ?1 AND m.value IS NOT NULL"
+	  " UNION ALL"
+	  " SELECT r.label, r.cell, 'wall-s', t.wall_s"
+	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  " WHERE t.sweep_uuid = ?1 AND t.exit_code = 0"
+	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = r.id AND w.name = 'wall-s')" },
+	/* ---- report/glance.sh ---- */
+	{ "glance-key", 0, 0, "", "baseline, candidate and time of the newest stored comparison",
+	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1" },
+	{ "glance-rows", 3, 0, "BASELINE CANDIDATE TIME",
+	  "cell, metric, verdict, ratio [CI], floor, MDE, runs of one stored comparison (schema 2)",
+	  "SELECT v.cell, v.metric, v.verdict,"
+	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END,"
+	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END,"
+	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
+	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END,"
+	  " v.n_base || ' / ' || v.n_cand"
+	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " ORDER BY v.cell, v.metric" },
+	{ "glance-rows-v1", 3, 0, "BASELINE CANDIDATE TIME",
+	  "as glance-rows, for a schema 1 database (no floor or MDE stored)",
+	  "SELECT v.cell, v.metric, v.verdict,"
+	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END,"
+	  " CASE WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
+	  " CASE WHEN NULL IS NULL AND v.n_base > 0 THEN 'none'"
+	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END,"
+	  " v.n_base || ' / ' || v.n_cand"
+	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " ORDER BY v.cell, v.metric" },
+	{ "noise-samples", 3, 0, "SWEEP_NAME N SWEEP_UUID",
+	  "cell, metric, value, sweep of every first-arm sample of the last N sweeps called"
+	  " SWEEP_NAME on the machines of SWEEP_UUID: never a B arm, a warm-up or a test-knob run"
+	  " (wall-s from hyperfine when the run has none)",
+	  "WITH sw AS (SELECT uuid FROM sweep WHERE name = ?1"
+	  "  ORDER BY started_at DESC, rowid DESC LIMIT ?2),"
+	  " mine AS (SELECT DISTINCT r.machine_id FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  "  WHERE t.sweep_uuid = ?3),"
+	  " runs AS (SELECT DISTINCT r.id, r.cell, t.wall_s, t.exit_code, t.sweep_uuid FROM timing t"
+	  "  JOIN run r ON r.uuid = t.run_uuid"
+	  "  WHERE t.sweep_uuid IN (SELECT uuid FROM sw) AND r.machine_id IN (SELECT machine_id FROM mine)"
+	  "  AND r.status = 'ok' AND r.label NOT GLOB '*-B' AND r.label NOT GLOB 'warmup:*'"
+	  "  AND NOT EXISTS (SELECT 1 FROM metric k WHERE k.run_id = r.id AND k.name = 'test-work'))"
+	  " SELECT x.cell, m.name, m.value, x.sweep_uuid FROM runs x JOIN run_metric m ON m.run_id = x.id"
+	  " WHERE m.value IS NOT NULL"
+	  " UNION ALL"
+	  " SELECT x.cell, 'wall-s', x.wall_s, x.sweep_uuid FROM runs x WHERE x.exit_code = 0"
+	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = x.id AND w.name = 'wall-s')" },
+	{ "sweep-runs", 1, 0, "SWEEP_UUID", "how many runs the sweep stored",
+	  "SELECT COUNT(DISTINCT run_uuid) FROM timing WHERE sweep_uuid = ?1" },
+	{ "sweep-label", 1, 0, "SWEEP_UUID", "'name, started, order seed N' of a sweep",
+	  "SELECT name || ', ' || started_at || ', order seed ' || COALESCE(order_seed, '?')"
+	  " FROM sweep WHERE uuid = ?1" },
+	/* ---- scripts/nightly ---- */
+	{ "label-runs", 2, 0, "LABEL STATUS", "how many runs carry LABEL with STATUS (ok, failed)",
+	  "SELECT COUNT(*) FROM run WHERE label = ?1 AND status = ?2" },
+	{ "nights-before", 1, 0, "LABEL",
+	  "how many other nightly labels have ok runs on the machines that ran LABEL",
+	  "SELECT COUNT(DISTINCT label) FROM run WHERE label GLOB 'nightly-*' AND status = 'ok'"
+	  " AND label <> ?1 AND machine_id IN (SELECT machine_id FROM run WHERE label = ?1)" },
+	/* ---- report/mkreport ---- */
+	{ "model-runs", 1, 0, "LABEL", "successful model runs (of LABEL; empty: any)",
+	  "SELECT COUNT(*) FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
+	  " AND (?1 = '' OR r.label = ?1)" },
+	{ "model-backend", 1, 0, "LABEL", "the backend of the latest model run of the rounds pattern",
+	  "SELECT backend FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
+	  " AND workload = 'rounds' AND (?1 = '' OR r.label = ?1) ORDER BY started_at DESC LIMIT 1" },
+	{ "cover-points", 2, 0, "BACKEND LABEL",
+	  "sharedctx, rounds, dTLB-load-misses of the two-task rounds runs of BACKEND (and LABEL)",
+	  "SELECT r.sharedctx, r.rounds, m.value FROM run r JOIN run_metric m ON m.run_id = r.id"
+	  " AND m.name = 'dTLB-load-misses' WHERE " OK_RUN " AND r.workload = 'rounds'"
+	  " AND r.tasks = 2 AND m.value IS NOT NULL AND r.backend = ?1"
+	  " AND (?2 = '' OR r.label = ?2) ORDER BY r.rounds, r.sharedctx" },
+	{ "cover-missing", 0, 0, "", "backend, reason, runs for runs whose dTLB-load-misses is missing",
+	  "SELECT r.backend, m.missing, COUNT(DISTINCT r.id) FROM run r JOIN run_metric m"
+	  " ON m.run_id = r.id AND m.name = 'dTLB-load-misses' WHERE " OK_RUN
+	  " AND m.value IS NULL GROUP BY 1, 2" },
+	{ "sweep-latest", 1, 0, "NAME", "the uuid of the latest sweep called NAME that stored timings",
+	  "SELECT uuid FROM sweep s WHERE name = ?1"
+	  " AND EXISTS (SELECT 1 FROM timing t WHERE t.sweep_uuid = s.uuid)"
+	  " ORDER BY started_at DESC LIMIT 1" },
+	{ "sweep-latest-backend", 1, 0, "PATTERN",
+	  "the uuid of the latest sweep with runs whose backend is LIKE PATTERN",
+	  "SELECT uuid FROM sweep s WHERE EXISTS (SELECT 1 FROM timing t"
+	  " JOIN run r ON r.uuid = t.run_uuid WHERE t.sweep_uuid = s.uuid AND r.backend LIKE ?1)"
+	  " ORDER BY started_at DESC LIMIT 1" },
+	{ "scaling-points", 1, 0, "SWEEP_UUID",
+	  "layout, tasks, metric, value of the sweep's page-table, fault and wall-time samples",
+	  "SELECT " LAYOUT ", r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  " JOIN run_metric m ON m.run_id = r.id WHERE t.sweep_uuid = ?1 AND " OK_RUN
+	  " AND m.value IS NOT NULL"
+	  " AND m.name IN ('pagetables-delta-bytes', 'pte-bytes', 'first-touch-faults')"
+	  " UNION ALL SELECT " LAYOUT ", r.tasks, 'wall-s', t.wall_s FROM timing t"
+	  " JOIN run r ON r.uuid = t.run_uuid"
+	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND t.exit_code = 0"
+	  " ORDER BY 1, 3, 2" },
+	{ "nightly-machine", 0, 0, "", "the machine id of the latest nightly run",
+	  "SELECT machine_id FROM run r WHERE " OK_RUN " AND label GLOB 'nightly-[0-9]*'"
+	  " ORDER BY started_at DESC LIMIT 1" },
+	{ "nightly-points", 1, 0, "MACHINE_ID",
+	  "cell, short cell, metric, night (YYYYMMDD), value of the machine's 8 latest nightly cells",
+	  "SELECT r.cell, 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds ||"
+	  " CASE WHEN r.sharedctx THEN ' ctx' ELSE '' END, m.name, substr(r.label, 9, 8), m.value"
+	  " FROM run r JOIN run_metric m ON m.run_id = r.id"
+	  " WHERE " OK_RUN " AND r.machine_id = ?1 AND r.label GLOB 'nightly-[0-9]*'"
+	  " AND m.value IS NOT NULL AND r.cell IN (SELECT cell FROM run"
+	  " WHERE label GLOB 'nightly-[0-9]*' AND machine_id = ?1"
+	  " GROUP BY cell ORDER BY MAX(started_at) DESC, cell LIMIT 8)"
+	  " ORDER BY 3, 2, 4" },
+	{ "machine-fingerprint", 1, 0, "MACHINE_ID", "the fingerprint of a machine",
+	  "SELECT fingerprint FROM machine WHERE id = ?1" },
+	{ "machine-count", 0, 0, "", "how many machine fingerprints the database holds",
+	  "SELECT COUNT(*) FROM machine" },
+	{ "fleet-metric", 0, 0, "", "the native metric measured on the most machines",
+	  "SELECT m.name FROM run r JOIN run_metric m ON m.run_id = r.id WHERE " OK_RUN
+	  " AND r.backend = 'native' AND m.value IS NOT NULL"
+	  " AND m.name IN ('accesses-per-s', 'wall-s', 'first-touch-faults')"
+	  " GROUP BY m.name ORDER BY COUNT(DISTINCT r.machine_id) DESC,"
+	  " m.name = 'accesses-per-s' DESC LIMIT 1" },
+	{ "fleet-points", 1, 0, "METRIC",
+	  "machine, short cell, value of METRIC for the 6 native cells run on most machines",
+	  "SELECT substr(c.fingerprint, 1, 8) || ' ' || substr(COALESCE(c.cpu_model, '?'), 1, 28),"
+	  " 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds, m.value"
+	  " FROM run r JOIN machine c ON c.id = r.machine_id JOIN run_metric m ON m.run_id = r.id"
+	  " AND m.name = ?1 WHERE " OK_RUN " AND r.backend = 'native' AND m.value IS NOT NULL"
+	  " AND r.cell IN (SELECT r2.cell FROM run r2 JOIN run_metric m2 ON m2.run_id = r2.id"
+	  " AND m2.name = ?1 WHERE r2.status = 'ok' AND r2.backend = 'native'"
+	  " GROUP BY r2.cell ORDER BY COUNT(DISTINCT r2.machine_id) DESC, COUNT(*) DESC, r2.cell"
+	  " LIMIT 6) ORDER BY 2, 1" },
+	{ "design-points", 1, 0, "SWEEP_UUID",
+	  "cell, preset, sharedctx, tasks, metric, value of a model sweep's page walks and estimates",
+	  "SELECT r.cell, substr(r.backend, 7), r.sharedctx, r.tasks, m.name, m.value FROM timing t"
+	  " JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
+	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL"
+	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4" },
+	{ "machines-table", 0, 0, "", "every machine: fingerprint, host, arch, CPU, microcode,"
+	  " kernel, VM, first seen, runs",
+	  "SELECT substr(fingerprint, 1, 16), COALESCE(hostname, ''), COALESCE(arch, ''),"
+	  " COALESCE(cpu_model, ''), COALESCE(microcode, ''), COALESCE(kernel, ''),"
+	  " CASE is_vm WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END, first_seen,"
+	  " (SELECT COUNT(*) FROM run r WHERE r.machine_id = machine.id) FROM machine ORDER BY id" },
+	{ "verdicts-table", 0, 0, "", "the 60 latest verdicts, formatted",
+	  "SELECT v.created_at, v.verdict, printf('%.4f', v.ratio),"
+	  " printf('[%.4f, %.4f]', v.ci_lo, v.ci_hi), printf('%.2g', v.p_value),"
+	  " printf('%.2g', v.q_value), v.n_base || ' / ' || v.n_cand, v.metric, v.cell,"
+	  " COALESCE(v.reason, ''), v.method FROM verdict v ORDER BY v.id DESC LIMIT 60" },
+	{ "noise-floors", 0, 0, "", "the latest 2000 noise floors: cell, metric, floor, samples,"
+	  " machine (for report/noise.sh)",
+	  "SELECT n.cell, n.metric, n.floor, n.samples, substr(c.fingerprint, 1, 8)"
+	  " FROM noise n JOIN machine c ON c.id = n.machine_id"
+	  " ORDER BY n.measured_at DESC, n.cell, n.metric LIMIT 2000" },
+	{ "sweeps-table", 0, 0, "", "the 20 latest sweeps: name, started, seed, runs, uuid",
+	  "SELECT s.name, s.started_at, COALESCE(s.order_seed, ''),"
+	  " (SELECT COUNT(DISTINCT run_uuid) FROM timing t WHERE t.sweep_uuid = s.uuid), s.uuid"
+	  " FROM sweep s ORDER BY s.started_at DESC LIMIT 20" },
+	{ "labels-table", 0, 0, "", "label, backend, status, runs, first and last start",
+	  "SELECT COALESCE(r.label, '(none)'), r.backend, r.status, COUNT(*), MIN(r.started_at),"
+	  " MAX(r.started_at) FROM run r GROUP BY 1, 2, 3 ORDER BY MAX(r.started_at) DESC LIMIT 30" },
+	{ "database-summary", 0, 0, "", "one line: runs, failed, machines, sweeps, verdicts, latest run",
+	  "SELECT 'database: ' || COUNT(*) || ' runs (' || COALESCE(SUM(status = 'failed'), 0) ||"
+	  " ' failed) on ' || (SELECT COUNT(*) FROM machine) || ' machine(s), ' ||"
+	  " (SELECT COUNT(*) FROM sweep) || ' sweep(s), ' || (SELECT COUNT(*) FROM verdict) ||"
+	  " ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') FROM run" },
+	{ "latest-verdicts", 0, 0, "", "'N verdict, ...' of the latest comparison stored",
+	  "SELECT group_concat(n || ' ' || verdict, ', ') FROM (SELECT verdict, COUNT(*) AS n"
+	  " FROM verdict WHERE created_at = (SELECT MAX(created_at) FROM verdict)"
+	  " GROUP BY verdict ORDER BY verdict)" },
+	{ "latest-comparison", 0, 0, "", "'time, baseline vs candidate' of the latest comparison",
+	  "SELECT MAX(created_at) || ', ' || baseline || ' vs ' || candidate FROM verdict"
+	  " WHERE created_at = (SELECT MAX(created_at) FROM verdict)" },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+const struct named_stmt *store_named_find(const char *name)
+{
+	for (const struct named_stmt *n = store_named; n->name; n++)
+		if (strcmp(n->name, name) == 0)
+			return n;
+	return NULL;
+}
+
+/* Prepare n's SQL on s with args bound as text. */
+static sqlite3_stmt *prepare_named(struct store *s, const struct named_stmt *n, char **args)
+{
+	sqlite3_stmt *st = store_prepare(s, n->sql);
+
+	for (int i = 0; st && i < n->nargs; i++)
+		sqlite3_bind_text(st, i + 1, args[i], -1, SQLITE_TRANSIENT);
+	return st;
+}
+
+/* Print text with tabs, newlines and carriage returns as spaces. */
+static void put_clean(const char *t, FILE *f)
+{
+	for (; *t; t++)
+		fputc(*t == '\t' || *t == '\n' || *t == '\r' ? ' ' : *t, f);
+}
+
+int store_named_query(struct store *s, const struct named_stmt *q, char **args, int json, FILE *f)
+{
+	sqlite3_stmt *st = prepare_named(s, q, args);
+	struct json j;
+	int rc, nc;
+
+	if (!st)
+		return -1;
+	nc = sqlite3_column_count(st);
+	if (json) {
+		json_init(&j, f, 1);
+		json_arr_open(&j, NULL);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (json)
+			json_obj_open(&j, NULL);
+		for (int i = 0; i < nc; i++) {
+			const char *name = sqlite3_column_name(st, i);
+			const char *t = (const char *)sqlite3_column_text(st, i);
+
+			if (!json) {
+				if (i)
+					fputc('\t', f);
+				put_clean(t ? t : "", f);
+			} else if (sqlite3_column_type(st, i) == SQLITE_NULL) {
+				json_null(&j, name);
+			} else if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
+				json_i64(&j, name, sqlite3_column_int64(st, i));
+			} else if (sqlite3_column_type(st, i) == SQLITE_FLOAT) {
+				json_dbl(&j, name, sqlite3_column_double(st, i));
+			} else {
+				json_str(&j, name, t);
+			}
+		}
+		if (json)
+			json_obj_close(&j);
+		else
+			fputc('\n', f);
+	}
+	if (json) {
+		json_arr_close(&j);
+		json_end(&j);
+	}
+	if (rc != SQLITE_DONE)
+		error("database: %s: %s", q->name, sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_named_exec(struct store *s, const struct named_stmt *w, char **args, long *changes)
+{
+	sqlite3_stmt *st = prepare_named(s, w, args);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		error("database: %s: %s", w->name, sqlite3_errmsg(s->db));
+	else if (changes)
+		*changes += sqlite3_changes(s->db);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}

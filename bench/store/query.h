@@ -1,0 +1,113 @@
+/*
+ * store/query.h - what the builtins and compare ask of the store, by name:
+ * run listings, history series, noise floors, verdicts, the check. The
+ * SQL behind each lives in bench/store/ and nowhere else.
+ */
+#ifndef SGA_STORE_QUERY_H
+#define SGA_STORE_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+/* One row of 'sgabench runs'. Strings are never NULL (empty when unset). */
+struct store_run_row {
+	int64_t id;
+	const char *uuid, *started_at, *backend, *status, *workload, *page_size, *align,
+		*backing, *label, *fingerprint, *reason, *cell;
+	int64_t tasks, rounds;
+};
+
+struct store_runs_filter {
+	const char *label;	/* SQL LIKE pattern, or NULL */
+	const char *backend;	/* SQL LIKE pattern, or NULL */
+	int failed;		/* only failed runs */
+	uint64_t limit;
+};
+
+/*
+ * Call fn for each run matching f, newest first. fn returns 0 to go on.
+ * Returns 0, fn's non-zero return, or -EIO (store_errmsg tells).
+ */
+int store_list_runs(struct store *s, const struct store_runs_filter *f,
+		    int (*fn)(void *ctx, const struct store_run_row *r), void *ctx);
+
+/*
+ * Call fn for each (cell, machine) with successful runs whose cell matches
+ * the GLOB cell_glob and whose fingerprint starts with fp_prefix, ordered by
+ * cell and fingerprint; nightly says whether any of them has a 'nightly-*'
+ * label. Returns 0, fn's non-zero return, or -EIO.
+ */
+int store_list_series(struct store *s, const char *cell_glob, const char *fp_prefix,
+		      int (*fn)(void *ctx, const char *cell, int64_t machine_id,
+				const char *fp, int nightly), void *ctx);
+
+/*
+ * Call fn for each successful run of cell on machine_id, with the value of
+ * metric (has_value 0 when the run lacks it or it is missing). With
+ * per_night, only 'nightly-*' runs, ordered by the night (its first run),
+ * then label; otherwise every run in time order. label may be NULL.
+ * Returns 0, fn's non-zero return, or -EIO.
+ */
+int store_series_points(struct store *s, const char *metric, const char *cell,
+			int64_t machine_id, int per_night,
+			int (*fn)(void *ctx, const char *label, const char *date, const char *uuid,
+				  int has_value, double value), void *ctx);
+
+/* One run as the KCIDB export sees it: its machine and kernel. Never NULL. */
+struct store_export_row {
+	int64_t id;
+	const char *uuid, *status, *label, *started_at, *fingerprint, *arch, *kernel, *machine_json;
+};
+
+/*
+ * Call fn for every run (ok and failed) ordered by kernel, fingerprint and
+ * start time. Returns 0, fn's non-zero return, or -EIO.
+ */
+int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_export_row *r),
+		      void *ctx);
+
+/* The largest A/A noise floor of cell and metric (machine -1: any), or NAN. */
+double store_noise_floor(struct store *s, const char *cell, const char *metric, int64_t machine);
+
+/* The fingerprint of machine id into buf ("" when unknown). Returns buf. */
+char *store_machine_fingerprint(struct store *s, int64_t id, char *buf, size_t len);
+
+/* One verdict of 'compare --store-verdicts'; a NAN number is stored as NULL. */
+struct store_verdict {
+	const char *baseline, *candidate, *cell, *metric;
+	int64_t machine_id;	/* -1: cross-machine, stored as NULL */
+	int64_t n_base, n_cand;
+	double ratio, ci_lo, ci_hi, p_value, q_value;
+	const char *verdict, *method, *reason;
+	double noise_floor;	/* the cell's A/A floor used; NAN: none (stored as NULL) */
+	double mde;		/* minimum detectable effect; NAN or inf: none (NULL) */
+};
+
+/* Store n verdicts, created now, in one transaction. Returns 0 or -1 (printed). */
+int store_put_verdicts(struct store *s, const struct store_verdict *v, size_t n);
+
+/* What 'db check' reports. */
+/* store_check's integrity on PostgreSQL, which has no page-level check to run. */
+#define STORE_INTEGRITY_UNCHECKED "not checked on PostgreSQL"
+
+struct store_check {
+	int schema_version;
+	char integrity[256];	/* "ok", or the first problem */
+	int64_t fk_problems;
+	int64_t failed_runs;
+	int64_t rows[16];	/* per table of store_tables[], in that order */
+};
+
+/*
+ * Whether every table of s has exactly the columns columns.h describes, by
+ * name and in order. Returns 1 when it does, 0 with the first difference
+ * in why, -EIO on a database error.
+ */
+int store_columns_match(struct store *s, char *why, size_t len);
+
+/* Fill c for s. Returns 0, or -EIO. */
+int store_check(struct store *s, struct store_check *c);
+
+#endif

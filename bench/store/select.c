@@ -1,0 +1,313 @@
+/* select.c - turn a run selector into the list of runs it names. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store/internal.h"
+#include "store/select.h"
+
+enum sel_kind { SEL_LABEL, SEL_TONIGHT, SEL_NIGHTS, SEL_LAST, SEL_UUID, SEL_SINCE };
+
+struct sel {
+	enum sel_kind kind;
+	const char *arg;	/* text after "label:", "uuid:", "since:" */
+	long n;			/* N of last-N and last-N-nights */
+};
+
+/* Nightly labels, most recent first (by the start of their latest run). */
+#define NIGHTS_SQL \
+	"SELECT label FROM run WHERE status = 'ok' AND label GLOB 'nightly-*'" \
+	" GROUP BY label ORDER BY MAX(started_at) DESC, label DESC"
+
+/* Parse the "N" of last-N or last-N-nights at s; returns the rest or NULL. */
+static const char *parse_n(const char *s, long *n)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return NULL;
+	errno = 0;
+	*n = strtol(s, &end, 10);
+	if (errno || *n < 1 || *n > 100000)
+		return NULL;
+	return end;
+}
+
+/* Whether s is YYYY-MM-DD. */
+static int is_date(const char *s)
+{
+	static const char pat[] = "dddd-dd-dd";
+
+	if (strlen(s) != sizeof(pat) - 1)
+		return 0;
+	for (size_t i = 0; pat[i]; i++)
+		if (pat[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pat[i])
+			return 0;
+	return 1;
+}
+
+static int parse(const char *s, struct sel *out, char *why, size_t whylen)
+{
+	const char *rest;
+
+	memset(out, 0, sizeof(*out));
+	if (strncmp(s, "label:", 6) == 0 && s[6]) {
+		out->kind = SEL_LABEL;
+		out->arg = s + 6;
+	} else if (strcmp(s, "tonight") == 0) {
+		out->kind = SEL_TONIGHT;
+	} else if (strncmp(s, "last-", 5) == 0 && (rest = parse_n(s + 5, &out->n))) {
+		if (*rest == '\0')
+			out->kind = SEL_LAST;
+		else if (strcmp(rest, "-nights") == 0)
+			out->kind = SEL_NIGHTS;
+		else
+			goto bad;
+	} else if (strncmp(s, "uuid:", 5) == 0 && s[5]) {
+		out->kind = SEL_UUID;
+		out->arg = s + 5;
+	} else if (strncmp(s, "since:", 6) == 0) {
+		if (!is_date(s + 6)) {
+			snprintf(why, whylen, "since: wants a date YYYY-MM-DD");
+			return -EINVAL;
+		}
+		out->kind = SEL_SINCE;
+		out->arg = s + 6;
+	} else {
+		goto bad;
+	}
+	return 0;
+bad:
+	snprintf(why, whylen, "not a selector (label:TEXT, tonight, last-N-nights, last-N, "
+		 "uuid:U1,U2, since:YYYY-MM-DD)");
+	return -EINVAL;
+}
+
+int select_check(const char *sel, char *why, size_t whylen)
+{
+	struct sel s;
+
+	return parse(sel, &s, why, whylen);
+}
+
+/* The WHERE condition of kind k; ?2 is the argument. */
+static const char *condition(enum sel_kind k)
+{
+	switch (k) {
+	case SEL_LABEL:
+		return "r.label = ?2";
+	case SEL_TONIGHT:
+		return "r.label = (" NIGHTS_SQL " LIMIT 1)";
+	case SEL_NIGHTS:
+		return "r.label IN (" NIGHTS_SQL " LIMIT ?2 OFFSET 1)";
+	case SEL_LAST:
+		return "r.id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER"
+		       " (PARTITION BY cell, machine_id ORDER BY started_at DESC, id DESC) AS k"
+		       " FROM run WHERE status = 'ok') WHERE k <= ?2)";
+	case SEL_UUID:
+		return "instr(',' || ?2 || ',', ',' || r.uuid || ',') > 0";
+	case SEL_SINCE:
+		return "r.started_at >= ?2";
+	}
+	return "0";
+}
+
+/* Bind the selector's argument as ?2. */
+static void bind_arg(sqlite3_stmt *st, const struct sel *s)
+{
+	if (s->kind == SEL_NIGHTS || s->kind == SEL_LAST)
+		sqlite3_bind_int64(st, 2, s->n);
+	else if (s->arg)
+		sqlite3_bind_text(st, 2, s->arg, -1, SQLITE_STATIC);
+}
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? strdup((const char *)t) : NULL;
+}
+
+/* Describe what s resolved to: the nightly labels it stands for, or the selector itself. */
+static char *resolve(sqlite3 *db, const char *text, const struct sel *s)
+{
+	sqlite3_stmt *st = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n = 0;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	if (s->kind == SEL_TONIGHT || s->kind == SEL_NIGHTS) {
+		const char *sql = s->kind == SEL_TONIGHT ? NIGHTS_SQL " LIMIT 1" :
+				  NIGHTS_SQL " LIMIT ?2 OFFSET 1";
+
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+			bind_arg(st, s);
+			while (sqlite3_step(st) == SQLITE_ROW)
+				fprintf(f, "%s%s", n++ ? " " : "", sqlite3_column_text(st, 0));
+		}
+		sqlite3_finalize(st);
+		if (!n)
+			fprintf(f, "%s (no nightly labels)", text);
+	} else {
+		fputs(text, f);
+	}
+	fclose(f);
+	return buf;
+}
+
+int select_runs(struct store *store, const char *sel, const char *cell_glob, struct runset *out)
+{
+	sqlite3 *db = store->db;
+	sqlite3_stmt *st = NULL;
+	struct sel s;
+	char sql[1024], why[160];
+	size_t cap = 0;
+	int rc, ret = -EIO;
+
+	memset(out, 0, sizeof(*out));
+	if (parse(sel, &s, why, sizeof(why)))
+		return -EINVAL;
+	snprintf(sql, sizeof(sql),
+		 "SELECT r.id, r.machine_id, r.cell, r.label, r.started_at, r.uuid FROM run r"
+		 " WHERE r.status = 'ok' AND (?1 IS NULL OR r.cell GLOB ?1) AND %s"
+		 " ORDER BY r.cell, r.machine_id, r.started_at, r.id", condition(s.kind));
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	if (cell_glob)
+		sqlite3_bind_text(st, 1, cell_glob, -1, SQLITE_STATIC);
+	bind_arg(st, &s);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_ref *r;
+
+		if (out->n == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			struct run_ref *nr = realloc(out->run, ncap * sizeof(*nr));
+
+			if (!nr) {
+				ret = -ENOMEM;
+				goto fail;
+			}
+			out->run = nr;
+			cap = ncap;
+		}
+		r = &out->run[out->n++];
+		r->id = sqlite3_column_int64(st, 0);
+		r->machine_id = sqlite3_column_int64(st, 1);
+		r->cell = dup_col(st, 2);
+		r->label = dup_col(st, 3);
+		r->started_at = dup_col(st, 4);
+		r->uuid = dup_col(st, 5);
+		if (!r->cell || !r->started_at || !r->uuid) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	out->resolved = resolve(db, sel, &s);
+	return out->resolved ? 0 : -ENOMEM;
+fail:
+	sqlite3_finalize(st);
+	runset_free(out);
+	return ret;
+}
+
+void runset_free(struct runset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->run[i].cell);
+		free(rs->run[i].label);
+		free(rs->run[i].started_at);
+		free(rs->run[i].uuid);
+	}
+	free(rs->run);
+	free(rs->resolved);
+	memset(rs, 0, sizeof(*rs));
+}
+
+int select_load_values(struct store *s, int64_t run_id, struct run_values *out)
+{
+	sqlite3 *db = s->db;
+	static const char *sql = "SELECT name, value, missing FROM run_metric WHERE run_id = ?"
+				 " ORDER BY name";
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc, ret = -EIO;
+
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (out->n == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			char **nn = realloc(out->name, ncap * sizeof(*nn));
+			char **nm;
+			double *nv;
+
+			if (nn)
+				out->name = nn;
+			nv = realloc(out->value, ncap * sizeof(*nv));
+			if (nv)
+				out->value = nv;
+			nm = realloc(out->missing, ncap * sizeof(*nm));
+			if (nm)
+				out->missing = nm;
+			if (!nn || !nv || !nm) {
+				ret = -ENOMEM;
+				goto fail;
+			}
+			cap = ncap;
+		}
+		out->name[out->n] = dup_col(st, 0);
+		out->value[out->n] = sqlite3_column_type(st, 1) == SQLITE_NULL ?
+				     NAN : sqlite3_column_double(st, 1);
+		out->missing[out->n] = dup_col(st, 2);
+		if (!out->name[out->n++]) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	run_values_free(out);
+	return ret;
+}
+
+int run_values_get(const struct run_values *v, const char *name, double *x, const char **why)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		if (strcmp(v->name[i], name) != 0)
+			continue;
+		if (isnan(v->value[i])) {
+			*why = v->missing[i] ? v->missing[i] : "missing";
+			return 0;
+		}
+		*x = v->value[i];
+		return 1;
+	}
+	return -1;
+}
+
+void run_values_free(struct run_values *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		free(v->name[i]);
+		free(v->missing[i]);
+	}
+	free(v->name);
+	free(v->value);
+	free(v->missing);
+	memset(v, 0, sizeof(*v));
+}

@@ -1,0 +1,66 @@
+/*
+ * select.h - run selectors for compare and history: which stored runs
+ * (status 'ok' only) form the baseline or the candidate.
+ *
+ *   label:TEXT        runs whose label is exactly TEXT
+ *   tonight           runs of the most recent 'nightly-*' label (by its latest run)
+ *   last-N-nights     runs of the N most recent 'nightly-*' labels before tonight's
+ *   last-N            the N most recent runs of each cell on each machine
+ *   uuid:U1,U2,...    those runs
+ *   since:YYYY-MM-DD  runs started on or after that day (UTC)
+ */
+#ifndef SGA_SELECT_H
+#define SGA_SELECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store;
+
+struct run_ref {
+	int64_t id;
+	int64_t machine_id;
+	char *cell;
+	char *label;		/* may be NULL */
+	char *started_at;
+	char *uuid;
+};
+
+struct runset {
+	struct run_ref *run;	/* ordered by cell, machine, start time */
+	size_t n;
+	char *resolved;		/* what the selector meant here, e.g. "label nightly-2026-12-03" */
+};
+
+/*
+ * Check the syntax of selector sel. Returns 0, or -EINVAL with a short
+ * reason in why.
+ */
+int select_check(const char *sel, char *why, size_t whylen);
+
+/*
+ * Fill out with the runs sel selects whose cell matches the GLOB pattern
+ * cell_glob (NULL: every cell). Returns 0, -EINVAL for a bad selector,
+ * -EIO on a database error (store_errmsg tells), -ENOMEM.
+ */
+int select_runs(struct store *s, const char *sel, const char *cell_glob, struct runset *out);
+
+void runset_free(struct runset *rs);
+
+/* One run's per-run metrics, from the view run_metric. */
+struct run_values {
+	size_t n;
+	char **name;
+	double *value;		/* NAN when missing */
+	char **missing;		/* why it is missing (NULL when present) */
+};
+
+/* Load every metric of run run_id. Returns 0, -EIO or -ENOMEM. */
+int select_load_values(struct store *s, int64_t run_id, struct run_values *out);
+
+/* The value of metric name in v: 1 present (*x set), 0 missing (*why set), -1 absent. */
+int run_values_get(const struct run_values *v, const char *name, double *x, const char **why);
+
+void run_values_free(struct run_values *v);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * store.c - open, migrate and close the store. A postgresql:// or
+ * postgres:// address goes to the PostgreSQL engine (pg.c); anything else
+ * is an SQLite file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "lib/json.h"
+#include "lib/log.h"
+#include "store/internal.h"
+#include "store/pg.h"
+#include "machine/sysinfo.h"
+
+extern const char *const store_migrations[];
+
+int store_schema_version(void)
+{
+	int n = 0;
+
+	while (store_migrations[n])
+		n++;
+	return n;
+}
+
+int store_is_pg_uri(const char *path)
+{
+	return path && (strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0);
+}
+
+const char *store_resolve(const char *path)
+{
+	const char *env = getenv("SGABENCH_DB");
+
+	if (env && *env && (!path || strcmp(path, STORE_DEFAULT_PATH) == 0))
+		return env;
+	return path ? path : STORE_DEFAULT_PATH;
+}
+
+const char *store_display(const char *path, char *buf, size_t len)
+{
+	const char *at, *colon, *slash, *start;
+
+	path = store_resolve(path);
+	if (!store_is_pg_uri(path))
+		return path;
+	start = strstr(path, "://") + 3;
+	at = strchr(start, '@');
+	colon = strchr(start, ':');
+	slash = strchr(start, '/');
+	/* Only user:password@ before the host has a password to hide. */
+	if (!at || !colon || colon > at || (slash && slash < at))
+		return path;
+	snprintf(buf, len, "%.*s:***%s", (int)(colon - path), path, at);
+	return buf;
+}
+
+int store_unported(const char *path, const char *what)
+{
+	if (!store_is_pg_uri(store_resolve(path)))
+		return 0;
+	error("%s is not supported on PostgreSQL yet", what);
+	hint("run it on an SQLite database (--db PATH); on PostgreSQL today: run, sim, runs, show, db check, db init");
+	return EX_RESOURCE;
+}
+
+int store_pg_unported(struct store *s, const char *what)
+{
+	if (!s->pg)
+		return 0;
+	error("%s is not supported on PostgreSQL yet", what);
+	snprintf(s->pgerr, sizeof(s->pgerr), "%s is not supported on PostgreSQL yet", what);
+	return 1;
+}
+
+int store_exec(struct store *s, const char *sql)
+{
+	sqlite3 *db = s->db;
+	char *msg = NULL;
+
+	if (s->pg)
+		return pg_exec(s, sql);
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("database: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read PRAGMA user_version into *v. */
+static int user_version(sqlite3 *db, int *v)
+{
+	sqlite3_stmt *st;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		ret = 0;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_migrate(struct store *s)
+{
+	sqlite3 *db = s->db;
+	int have, want = store_schema_version();
+	char sql[64];
+
+	if (s->pg)
+		return pg_migrate(s);
+	/* BEGIN IMMEDIATE serialises concurrent first opens of a new database. */
+	if (store_exec(s, "BEGIN IMMEDIATE"))
+		return -1;
+	if (user_version(db, &have))
+		goto fail;
+	if (have > want) {
+		error("database schema version %d is newer than this sgabench knows (%d)", have, want);
+		hint("use a newer sgabench, or another --db");
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -EPROTONOSUPPORT;
+	}
+	for (int v = have; v < want; v++) {
+		if (store_exec(s, store_migrations[v]))
+			goto fail;
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v + 1);
+		if (store_exec(s, sql))
+			goto fail;
+	}
+	return store_exec(s, "COMMIT");
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Create the directory holding path, one level (e.g. results/). */
+static void make_parent_dir(const char *path)
+{
+	char dir[4096];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return;
+	*slash = '\0';
+	mkdir(dir, 0777);
+}
+
+/* Open path with flags and apply the connection settings every user needs. */
+static int open_common(const char *path, int flags, struct store **out)
+{
+	struct store *s = calloc(1, sizeof(*s));
+	sqlite3 *db = NULL;
+
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		error("out of memory");
+		return EX_FAIL;
+	}
+
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+		char dir[4096], *slash;
+		struct stat st;
+		int missing_dir;
+
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir)
+			*slash = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+		missing_dir = stat(dir, &st) != 0;
+		error("cannot open database '%s': %s", path,
+		      missing_dir ? "its directory does not exist" : db ? sqlite3_errmsg(db) : "out of memory");
+		if (missing_dir)
+			hint("create it first: mkdir -p '%s'", dir);
+		sqlite3_close(db);
+		free(s->path);
+		free(s);
+		return missing_dir ? EX_RESOURCE : EX_FAIL;
+	}
+	sqlite3_busy_timeout(db, STORE_BUSY_MS);
+	sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	s->db = db;
+	s->readonly = !(flags & SQLITE_OPEN_READWRITE);
+	*out = s;
+	return 0;
+}
+
+/*
+ * Switch a connection to WAL. On a database being created by another
+ * process at the same moment this can fail with SQLITE_BUSY at once,
+ * without the busy handler, so retry for up to STORE_BUSY_MS.
+ */
+static int set_wal(struct store *s)
+{
+	sqlite3 *db = s->db;
+
+	for (int waited = 0;; waited += 10) {
+		int rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || waited >= STORE_BUSY_MS)
+			return store_exec(s, "PRAGMA journal_mode = WAL");
+		usleep(10 * 1000);
+	}
+}
+
+int store_open(const char *path, struct store **out)
+{
+	struct store *s;
+	int ret;
+
+	path = store_resolve(path);
+	if (store_is_pg_uri(path))
+		return pg_open(path, 1, out);
+	make_parent_dir(path);
+	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s);
+	if (ret)
+		return ret;
+	if (set_wal(s) || store_exec(s, "PRAGMA synchronous = NORMAL")) {
+		error("cannot use database '%s'", path);
+		store_close(s);
+		return EX_FAIL;
+	}
+	ret = store_migrate(s);
+	if (ret) {
+		error("cannot use database '%s'", path);
+		store_close(s);
+		/* a newer schema: a newer sgabench is the missing resource, as for 'runs' */
+		return ret == -EPROTONOSUPPORT ? EX_RESOURCE : EX_FAIL;
+	}
+	*out = s;
+	return 0;
+}
+
+int store_open_ro(const char *path, struct store **out)
+{
+	struct store *s;
+	sqlite3 *db;
+	int v, ret;
+	struct stat st;
+
+	path = store_resolve(path);
+	if (store_is_pg_uri(path))
+		return pg_open(path, 0, out);
+	if (stat(path, &st) != 0) {
+		error("no database at '%s'", path);
+		hint("runs are stored by 'sgabench run'; or give --db PATH");
+		return EX_RESOURCE;
+	}
+	ret = open_common(path, SQLITE_OPEN_READONLY, &s);
+	if (ret)
+		return ret;
+	db = s->db;
+	if (user_version(db, &v) || v < 1 || v > store_schema_version()) {
+		error("'%s' is not an sgabench database this version knows (schema %d)", path,
+		      user_version(db, &v) ? -1 : v);
+		store_close(s);
+		return EX_RESOURCE;
+	}
+	*out = s;
+	return 0;
+}
+
+int store_probe_version(const char *path, int *v)
+{
+	sqlite3 *db = NULL;
+	int ret = -1;
+
+	if (store_is_pg_uri(path))
+		return -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		sqlite3_busy_timeout(db, STORE_BUSY_MS);
+		ret = user_version(db, v);
+	}
+	sqlite3_close(db);
+	return ret;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->pg)
+		pg_close(s);
+	sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}
+
+const char *store_errmsg(struct store *s)
+{
+#ifndef SGA_NO_PG
+	if (s && s->pg)
+		return s->pgerr[0] ? s->pgerr : PQerrorMessage(s->pg);
+#endif
+	return s && s->db ? sqlite3_errmsg(s->db) : "no database";
+}
+
+const char *store_path(const struct store *s)
+{
+	return s->path;
+}
+
+int store_user_version(struct store *s, int *v)
+{
+	if (s->pg)
+		return pg_schema_version(s, v);
+	return user_version(s->db, v);
+}
+

@@ -1,0 +1,109 @@
+/*
+ * store.h - every run goes to SQLite (default results/sgabench.db), or to
+ * a PostgreSQL server given as a postgresql:// URI (--db or SGABENCH_DB).
+ * struct store is opaque: only bench/store/ knows the engine behind it,
+ * includes <sqlite3.h> and speaks SQL.
+ *
+ * The schema is a list of numbered migrations (store/schema.c) applied in
+ * one transaction each and tracked by PRAGMA user_version. A run and all its
+ * values are written in one transaction, so a crash leaves no partial run.
+ * WAL mode and a busy timeout let concurrent writers all succeed.
+ */
+#ifndef SGA_STORE_H
+#define SGA_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/result.h"
+
+#define STORE_DEFAULT_PATH "results/sgabench.db"
+#define STORE_BUSY_MS 30000
+
+struct sysinfo;
+struct store;
+
+
+/* Number of migrations this build knows: the highest user_version it accepts. */
+int store_schema_version(void);
+
+/* Whether path is a PostgreSQL address: postgresql://... or postgres://... */
+int store_is_pg_uri(const char *path);
+
+/*
+ * The database a command uses: $SGABENCH_DB when path is NULL or the
+ * default (STORE_DEFAULT_PATH, so an explicit --db of that same path is
+ * overridden too), else path.
+ */
+const char *store_resolve(const char *path);
+
+/*
+ * The database path resolved as above, for messages: a PostgreSQL URI's
+ * password becomes "***" (written into buf); anything else is returned as
+ * it is.
+ */
+const char *store_display(const char *path, char *buf, size_t len);
+
+/*
+ * For commands not yet ported to PostgreSQL: when path (resolved as above)
+ * is a PostgreSQL address, print "WHAT is not supported on PostgreSQL
+ * yet" with what is, and return EX_RESOURCE; else return 0.
+ */
+int store_unported(const char *path, const char *what);
+
+/*
+ * Open (creating if needed, with its directory) and migrate the database.
+ * Sets WAL, busy timeout and foreign keys. Returns 0, or EX_FAIL/EX_RESOURCE
+ * after printing why (e.g. a database from a newer sgabench). path goes
+ * through store_resolve(); a PostgreSQL address connects with libpq and
+ * migrates under an advisory lock: EX_USAGE for a bad URI, EX_RESOURCE
+ * for an unreachable server, refused credentials or a newer schema.
+ */
+int store_open(const char *path, struct store **out);
+
+/* Open an existing database read-only, without migrating; fails if its
+ * schema version is unknown to this build. Returns 0 or EX_FAIL. */
+int store_open_ro(const char *path, struct store **out);
+
+/*
+ * The schema version of the existing database at path into *v, without
+ * checking or migrating it (0 for a database sgabench never opened).
+ * Returns 0, or -1 when it cannot be read.
+ */
+int store_probe_version(const char *path, int *v);
+
+/* Close s (NULL is fine). */
+void store_close(struct store *s);
+
+/* The engine's message for the last failed call on s. */
+const char *store_errmsg(struct store *s);
+
+/* The path (or address) s was opened with. */
+const char *store_path(const struct store *s);
+
+/* Apply any pending migrations in order. Returns 0 or -1 (message printed). */
+int store_migrate(struct store *s);
+
+/*
+ * Insert (or find) the machine with si's fingerprint, then the run with all
+ * its tasks, values and metrics, in one transaction. A run whose status is
+ * not "ok" is stored as its row alone (status and reason, no values). On success *run_id is
+ * the new row id. Returns 0 or -1 (message printed, nothing written).
+ */
+int store_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,
+		  const struct run_result *r, int64_t *run_id);
+
+/*
+ * Run SQL with no result rows; returns 0 or -1 with the error printed.
+ * For the store's own files and for tests that set up a database by hand;
+ * builtins call the store's named functions instead.
+ */
+int store_exec(struct store *s, const char *sql);
+
+/*
+ * The first column of the first row of sql as an integer into *v. For
+ * tests and diagnostics only, like store_exec. Returns 0, or -1 when sql
+ * fails or returns no row.
+ */
+int store_scalar(struct store *s, const char *sql, int64_t *v);
+
+#endif

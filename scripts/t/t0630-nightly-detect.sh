@@ -1,0 +1,201 @@
+#!/bin/sh
+# t0630: the nightly guard against REAL slowdowns on this machine, with
+# configs/nightly itself (8 runs per cell and night):
+#   - A/A: the same binary on three occasions (two nightly sweeps, the A
+#     arms of the two A/B sweeps): no regression (improvements, also false
+#     alarms, are counted and printed);
+#   - a build of this tree at -O0 against the -O2 one (sweep --ab): a
+#     regression in accesses-per-cpu-s in every cell whose minimum
+#     detectable effect (x 1.5) is below the slowdown measured, and then
+#     scripts/nightly exits 1;
+#   - about 10 % slower touch loop (the test knob SGABENCH_TEST_WORK,
+#     calibrated here to >= 10 %) in the 4 KiB cells: likewise.
+#   When the noise of the hour leaves no cell able to resolve a slowdown,
+#   that check is a skip that gives the MDEs, not a pass.
+# The speed metric asserted is accesses-per-cpu-s (accesses / task-clock):
+# on a shared, loaded VM the wall-clock accesses-per-s mostly measures the
+# share of CPU the tasks got (its A/A floor came out at 20-100 % here),
+# so its verdicts are printed, not asserted.
+# Slow (several minutes) and statistical: it runs real sweeps, and on a
+# loaded VM its A/A nights still raise false alarms at times (5 of 30 rows
+# once, in a clean CI-like run). So it runs only when asked:
+# SGABENCH_SLOW=1, or `make check-slow`; `make check` shows it as a skip.
+# shellcheck source=scripts/t/tap.sh
+. "$(dirname "$0")/tap.sh"
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"
+
+if [ "${SGABENCH_SLOW:-0}" != 1 ]; then
+	skip "nightly-detect" "slow and statistical, not part of make check: run make check-slow (SGABENCH_SLOW=1)"
+	done_testing
+	exit
+fi
+for tool in hyperfine sqlite3 flock make cc; do
+	command -v "$tool" >/dev/null 2>&1 || { skip "nightly-detect" "'$tool' not installed"; done_testing; exit; }
+done
+if ! need_hugepages 512; then
+	skip "nightly-detect" "needs 512 free 2 MiB hugepages (root)"
+	done_testing
+	exit
+fi
+t_start=$(date +%s)
+O2=$top/bench/sgabench
+
+# The -O0 build of the same tree, in a copy (the tree's own build stays -O2).
+mkdir -p "$TMPD/src"
+(cd "$top" && cp -R Makefile bench workloads kernel "$TMPD/src/") 2>/dev/null
+rm -rf "$TMPD/src/build" "$TMPD/src/bench/sgabench"
+rc=0
+nice make -C "$TMPD/src" -j2 CFLAGS='-O0 -g' VERSION=t0630-O0 bench/sgabench >"$TMPD/build.log" 2>&1 || rc=$?
+is "a -O0 build of this tree" "$rc" 0
+O0=$TMPD/src/bench/sgabench
+
+cp "$top/scripts/configs/nightly" "$TMPD/nightly"
+config_load "$TMPD/nightly"
+metrics="" higher=""
+for m in $SWEEP_METRICS; do
+	metrics="$metrics${metrics:+,}${m%:*}"
+	[ "${m#*:}" = higher ] && higher="$higher${higher:+,}${m%:*}"
+done
+db=$TMPD/n.db
+
+# verdicts CANDIDATE_LABEL METRIC VERDICT: how many stored rows match.
+verdicts() {
+	sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate = 'label:$1' AND metric = '$2' AND verdict = '$3'"
+}
+
+# resolvable LABEL: "ROWS CAUGHT" for the accesses-per-cpu-s rows of
+# candidate LABEL whose measured slowdown is at least 1.5 times their
+# minimum detectable effect (rows that could have caught it with power
+# near 99 %): how many there are, and how many of them are regressions.
+resolvable() {
+	sqlite3 -separator ' ' "$db" "SELECT COUNT(*), COALESCE(SUM(verdict = 'regression'), 0) FROM verdict
+		WHERE candidate = 'label:$1' AND metric = 'accesses-per-cpu-s' AND mde IS NOT NULL
+		AND 1 - ratio >= 1.5 * mde"
+}
+
+# detect NAME LABEL: every resolvable row of LABEL is a regression; a skip
+# (with the MDEs) when this machine's noise left no row resolvable.
+detect() {
+	# shellcheck disable=SC2046 # two numbers, split on purpose
+	set -- "$1" "$2" $(resolvable "$2")
+	if [ "$3" -eq 0 ]; then
+		skip "$1" "no cell could resolve it here: MDEs $(sqlite3 "$db" "SELECT group_concat(printf('%.1f %%', 100 * mde), ', ')
+			FROM verdict WHERE candidate = 'label:$2' AND metric = 'accesses-per-cpu-s'") against slowdowns of
+			$(sqlite3 "$db" "SELECT group_concat(printf('%.1f %%', 100 * (1 - ratio)), ', ') FROM verdict
+			WHERE candidate = 'label:$2' AND metric = 'accesses-per-cpu-s'")"
+		return 1
+	fi
+	is "$1: a regression in every cell that could resolve it ($4 of $3)" "$4" "$3"
+}
+
+# aa BASE_LABEL CAND_LABEL: an A/A comparison of the nightly metrics; its exit status in $rc.
+aa() {
+	rc=0
+	"$O2" compare --db "$db" --baseline "label:$1" --candidate "label:$2" --metric "$metrics" \
+		--higher-better "$higher" --store-verdicts >"$TMPD/aa.$2" 2>&1 || rc=$?
+	sed -n 's/^summary: /# A\/A '"$2"': /p' "$TMPD/aa.$2"
+}
+
+# Night 1 and 2: the same -O2 binary.
+for night in 20990101 20990102; do
+	rc=0
+	"$top/scripts/nightly" --db "$db" --label "nightly-$night" --seed "$night" "$TMPD/nightly" \
+		>"$TMPD/night.$night" 2>&1 || rc=$?
+	is "A/A night $night: scripts/nightly exits 0" "$rc" 0
+	sed -n 's/^summary: /# night '"$night"': /p' "$TMPD/night.$night"
+done
+
+# -O2 (A) against -O0 (B), interleaved ABBA.
+rc=0
+"$top/scripts/sweep" -q --db "$db" --label nightly-20990103 --seed 3 --ab "$O2" "$O0" "$TMPD/nightly" \
+	>"$TMPD/ab.O0" 2>&1 || rc=$?
+is "sweep --ab -O2 -O0" "$rc" 0
+aa nightly-20990102 nightly-20990103-A
+is "A/A: the -O2 arm against night 2: exit 0" "$rc" 0
+rc_o0=0
+"$top/scripts/nightly" --db "$db" --no-sweep --label nightly-20990103-B --baseline label:nightly-20990103-A \
+	"$TMPD/nightly" >"$TMPD/night.O0" 2>&1 || rc_o0=$?
+sed -n 's/^summary: /# -O0: /p' "$TMPD/night.O0"
+grep 'accesses-per-s' "$TMPD/night.O0" | sed 's/^/#   /'
+grep 'accesses-per-cpu-s' "$TMPD/night.O0" | sed 's/^/#   /'
+# -O0 reads 5-11 % slower here; whether a cell can see that depends on the
+# noise of the hour, which its MDE states: cells that could resolve it
+# must flag it, and then scripts/nightly must exit 1.
+if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B; then
+	is "-O0 against -O2: scripts/nightly exits 1" "$rc_o0" 1
+fi
+
+# The knob: calibrate SGABENCH_TEST_WORK to a 10 % slower loop in the
+# 4 KiB, 1-task cell: the smallest of 8, 12, 16, 24, 32, 48 units whose
+# median of 3 runs is at most 0.9 times the median of 5 plain runs. (The
+# work is not linear in N: a little of it hides behind the loads.)
+# shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
+probe() {
+	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json |
+		sed -n 's/^ *"accesses-per-cpu-s": \([0-9.e+]*\),*$/\1/p'
+}
+: >"$TMPD/w0"
+for _ in 1 2 3 4 5; do
+	probe 0 >>"$TMPD/w0"
+done
+a0=$(sort -g "$TMPD/w0" | sed -n 3p)
+work=48 aw=""
+for w in 8 12 16 24 32 48; do
+	: >"$TMPD/w$w"
+	for _ in 1 2 3; do
+		probe "$w" >>"$TMPD/w$w"
+	done
+	aw=$(sort -g "$TMPD/w$w" | sed -n 2p)
+	if awk -v a="$a0" -v b="$aw" 'BEGIN { exit !(b <= 0.9 * a) }'; then
+		work=$w
+		break
+	fi
+done
+echo "# knob: 4k 1 task: $a0 accesses/cpu-s plain, $aw at $work units: the knob runs at $work"
+cat >"$TMPD/slow" <<EOF2
+#!/bin/sh
+SGABENCH_TEST_WORK=$work exec "$O2" "\$@"
+EOF2
+chmod +x "$TMPD/slow"
+{
+	cat "$TMPD/nightly"
+	printf 'SWEEP_LAYOUT=4k\n'
+} >"$TMPD/nightly-4k"
+rc=0
+"$top/scripts/sweep" -q --db "$db" --label nightly-20990104 --seed 4 --ab "$O2" "$TMPD/slow" "$TMPD/nightly-4k" \
+	>"$TMPD/ab.knob" 2>&1 || rc=$?
+is "sweep --ab -O2 against the 10 % knob (4 KiB cells)" "$rc" 0
+aa nightly-20990102 nightly-20990104-A
+is "A/A: the knob sweep's plain arm against night 2: exit 0" "$rc" 0
+rc=0
+"$O2" compare --db "$db" --baseline label:nightly-20990104-A --candidate label:nightly-20990104-B \
+	--metric accesses-per-s,accesses-per-cpu-s --higher-better accesses-per-cpu-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
+sed 's/^/#   /' "$TMPD/knob"
+if detect "the 10 % knob (accesses-per-cpu-s, 4 KiB cells)" nightly-20990104-B; then
+	is "the 10 % knob: compare exits 1" "$rc" 1
+fi
+ratio=$(sqlite3 "$db" "SELECT group_concat(printf('%.3f', ratio), ' ') FROM verdict
+	WHERE candidate = 'label:nightly-20990104-B' AND metric = 'accesses-per-cpu-s'")
+echo "# the knob's measured accesses-per-cpu-s ratios (tasks 1, 4): $ratio"
+
+aa_in="'label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A'"
+false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('regression', 'improvement')
+	AND candidate IN ($aa_in)")
+aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate IN ($aa_in)")
+# The issue's contract: A/A gives no regression. An 'improvement' is a
+# false alarm too, but not a failed night: it is counted and printed.
+is "A/A: no regression in any A/A row" \
+	"$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict = 'regression' AND candidate IN ($aa_in)")" 0
+sqlite3 "$db" "SELECT candidate, cell, metric, verdict, printf('%.4f', ratio), printf('%.3g', p_value), printf('%.3g', noise_floor)
+	FROM verdict WHERE verdict IN ('regression', 'improvement') AND candidate IN ('label:nightly-20990102',
+	'label:nightly-20990103-A', 'label:nightly-20990104-A')" | sed 's/^/#   A\/A alarm: /'
+sqlite3 "$db" "SELECT metric, printf('%.1f', 100 * MIN(floor)), printf('%.1f', 100 * MAX(floor)), MAX(samples) FROM noise
+	WHERE metric IN ('accesses-per-s', 'accesses-per-cpu-s') GROUP BY metric" |
+	sed 's/^/# floors (min %, max %, samples): /'
+echo "# A/A: $false_alarms alarms (regression or improvement) in $aa_rows rows; -O0: accesses-per-cpu-s caught in" \
+	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression) of 6 cells (accesses-per-s in" \
+	"$(verdicts nightly-20990103-B accesses-per-s regression)); knob: accesses-per-cpu-s in" \
+	"$(verdicts nightly-20990104-B accesses-per-cpu-s regression) of 2 cells (accesses-per-s in" \
+	"$(verdicts nightly-20990104-B accesses-per-s regression)); $(($(date +%s) - t_start)) s"
+done_testing
