@@ -4,16 +4,21 @@
  * in kernel/patches/ (Linux 6.1).  The values exist on sparc64 only; on
  * other architectures SHAREDCTX_SUPPORTED is 0 and nothing is defined.
  *
- *   mmap(addr, len, prot, MAP_SHARED | MAP_FIXED | MAP_SHAREDCTX, fd, 0)
- *       fd: hugetlbfs file, or fd -1 with MAP_ANONYMOUS | MAP_HUGETLB;
- *       MAP_SHARED_VALIDATE may be used instead of MAP_SHARED.
+ *   mmap(addr, len, prot, MAP_SHARED_VALIDATE | MAP_FIXED | MAP_SHAREDCTX,
+ *        fd, 0)   fd: hugetlbfs file, or fd -1 with MAP_ANONYMOUS | MAP_HUGETLB.
+ *                 Plain MAP_SHARED is refused (EINVAL), so that kernels
+ *                 without the series fail (EOPNOTSUPP) instead of ignoring
+ *                 the flag.
  *   shmat(shmid, addr, SHM_SHAREDCTX)     segment created with SHM_HUGETLB
  *
- * Errors: EINVAL if not shared, not fixed (addr required) or not hugetlb
- * of the default (8 MB) huge page size; EOPNOTSUPP if the CPU has no
- * usable second MMU context (anything before SPARC M7, and QEMU).
- * A kernel without the series ignores MAP_SHAREDCTX with MAP_SHARED
- * (returns EOPNOTSUPP with MAP_SHARED_VALIDATE) and ignores SHM_SHAREDCTX.
+ * Errors: EINVAL if not MAP_SHARED_VALIDATE, not fixed (addr required) or
+ * not hugetlb of the default (8 MB) huge page size; EOPNOTSUPP if the CPU
+ * has no usable second MMU context (no "mmu-#shared-contexts" in the
+ * machine description, UltraSPARC T1, QEMU), with shared_mmu_ctx=off, or
+ * without CONFIG_SHARED_MMU_CTX (shmat too); EAGAIN if a new shared
+ * context would exceed the global or per-user limit
+ * (/sys/module/shared_ctx/parameters/).  A kernel without the series
+ * returns EOPNOTSUPP for MAP_SHARED_VALIDATE and ignores SHM_SHAREDCTX.
  *
  * Success does not guarantee sharing: the mapping really uses a shared
  * context only if its VmFlags line in /proc/PID/smaps contains the

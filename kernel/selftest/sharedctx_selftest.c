@@ -1,20 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sgabench kernel self-test for the sparc64 shared MMU context series.
+ * Self-test for sparc64 shared MMU contexts (MAP_SHAREDCTX, SHM_SHAREDCTX).
  *
- * Runs as /init of an initramfs under qemu-system-sparc64 -M sun4u, prints
- * one line "SELFTEST: PASS n/m" or "SELFTEST: FAIL ..." and powers off.
- * Build: sparc64-linux-gnu-gcc -static -O2 -Wall -o init sharedctx_selftest.c
+ * The same file is the vm selftest "sharedctx" of the kernel series and
+ * the /init that sgabench's kernel/check boots under
+ * qemu-system-sparc64 -M sun4u.  It prints one line "SELFTEST: PASS n/m"
+ * or "SELFTEST: FAIL ..."; as process 1 it mounts what it needs first
+ * and powers off at the end.  Exit status (not as init): 0 pass, 1 fail.
+ * Build: sparc64-linux-gnu-gcc -static -O2 -Wall -o init sharedctx.c
  *
- * The kernel command line selects what is expected:
- *   sgatest.expect=eopnotsupp  patched kernel, no second context (sun4u):
- *                              valid requests fail with EOPNOTSUPP
- *   sgatest.expect=emulate     patched kernel booted with
- *                              shared_mmu_ctx=emulate (debug option):
- *                              valid requests succeed, bookkeeping checked
- *                              through smaps and debugfs
- *   sgatest.expect=none        kernel without the series: only the normal
- *                              hugetlb runs and the log are checked
+ * What is expected comes from "sgatest.expect=" on the kernel command
+ * line, or from the first argument:
+ *   eopnotsupp  CONFIG_SHARED_MMU_CTX, no usable second context (sun4u,
+ *               or shared_mmu_ctx=off): invalid requests fail with
+ *               EINVAL, valid ones with EOPNOTSUPP
+ *   emulate     booted with shared_mmu_ctx=emulate (debug option): valid
+ *               requests succeed; bookkeeping, limits and fault
+ *               injection checked through smaps, debugfs and sysfs
+ *   off         the series without CONFIG_SHARED_MMU_CTX: every
+ *               MAP_SHARED_VALIDATE or shmat() request fails with
+ *               EOPNOTSUPP
+ *   none        no expectation: only normal hugetlb runs and the log
+ * Without either, it asks the kernel (debugfs mode, then a probe).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,8 +41,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-
-#include "../uapi-sharedctx.h"
 
 #ifndef MAP_SHAREDCTX
 #define MAP_SHAREDCTX	0x200000
@@ -60,11 +65,15 @@
 #define OTHER_ADDR	((void *)0x180000000UL)
 #define NTASKS		3
 #define DEBUGFS_FILE	"/sys/kernel/debug/shared_mmu_ctx"
+#define FAIL_ATTACH	"/sys/kernel/debug/shared_mmu_ctx_fail_attach"
+#define PARAMS		"/sys/module/shared_ctx/parameters/"
+#define SC_FLAGS	(MAP_SHARED_VALIDATE | MAP_FIXED | MAP_SHAREDCTX)
 
-enum expect { EXPECT_NONE, EXPECT_EOPNOTSUPP, EXPECT_EMULATE };
+enum expect { EXPECT_NONE, EXPECT_EOPNOTSUPP, EXPECT_EMULATE, EXPECT_OFF };
 
 static enum expect expect = EXPECT_EOPNOTSUPP;
-static int passed, total;
+static int passed, total, is_init;
+static char cmdline[1024];
 static char failures[2048];
 
 static void note_fail(const char *name)
@@ -119,23 +128,74 @@ static void setup_console(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
-static void read_expectation(void)
+static int parse_expect(const char *v)
 {
-	char buf[1024] = "";
+	if (!strncmp(v, "emulate", 7))
+		expect = EXPECT_EMULATE;
+	else if (!strncmp(v, "none", 4))
+		expect = EXPECT_NONE;
+	else if (!strncmp(v, "off", 3))
+		expect = EXPECT_OFF;
+	else if (!strncmp(v, "eopnotsupp", 10))
+		expect = EXPECT_EOPNOTSUPP;
+	else
+		return -1;
+	return 0;
+}
+
+/* No expectation given: ask the kernel what it is. */
+static void probe_expectation(void)
+{
+	char line[128] = "";
+	FILE *f = fopen(DEBUGFS_FILE, "r");
+	void *p;
+
+	if (f) {
+		if (fgets(line, sizeof(line), f) && strstr(line, "emulate")) {
+			expect = EXPECT_EMULATE;
+			fclose(f);
+			return;
+		}
+		fclose(f);
+	}
+	/* an invalid request: EINVAL with the feature, EOPNOTSUPP without */
+	errno = 0;
+	p = mmap(NULL, HPAGE, PROT_READ, MAP_SHARED_VALIDATE | MAP_ANONYMOUS |
+		 MAP_SHAREDCTX, -1, 0);
+	if (p != MAP_FAILED)
+		munmap(p, HPAGE);
+	expect = errno == EINVAL ? EXPECT_EOPNOTSUPP : EXPECT_OFF;
+}
+
+static void read_expectation(int argc, char **argv)
+{
+	const char *v;
 	FILE *f = fopen("/proc/cmdline", "r");
 
 	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = 0;
 		fclose(f);
 	}
-	if (strstr(buf, "sgatest.expect=emulate"))
-		expect = EXPECT_EMULATE;
-	else if (strstr(buf, "sgatest.expect=none"))
-		expect = EXPECT_NONE;
-	else
-		expect = EXPECT_EOPNOTSUPP;
-	printf("selftest: cmdline: %s", buf);
+	printf("selftest: cmdline: %s", cmdline);
+	if (argc > 1 && !parse_expect(argv[1]))
+		return;
+	v = strstr(cmdline, "sgatest.expect=");
+	if (v && !parse_expect(v + strlen("sgatest.expect=")))
+		return;
+	probe_expectation();
+}
+
+/* Write @val to the file @path; 0 or -1 */
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
 }
 
 /* Does the VMA starting at @addr in /proc/@pid/smaps carry @flag? */
@@ -305,8 +365,8 @@ static void test_anon_fork(const char *name, int extra)
 	pid_t pid;
 
 	p = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED | extra,
-		 -1, 0);
+		 (extra ? MAP_SHARED_VALIDATE : MAP_SHARED) | MAP_ANONYMOUS |
+		 MAP_HUGETLB | MAP_FIXED | extra, -1, 0);
 	if (p == MAP_FAILED) {
 		check(0, name, "mmap: %s", strerror(errno));
 		return;
@@ -356,6 +416,9 @@ static void test_invalid(void)
 {
 	int huge, small;
 
+	expect_errno("mmap-plain-shared-einval",
+		     try_mmap(SGA_ADDR, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB |
+			      MAP_FIXED | MAP_SHAREDCTX), EINVAL);
 	expect_errno("mmap-private-einval",
 		     try_mmap(SGA_ADDR, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
 			      MAP_FIXED | MAP_SHAREDCTX), EINVAL);
@@ -366,8 +429,8 @@ static void test_invalid(void)
 		     try_mmap(NULL, MAP_SHARED_VALIDATE | MAP_ANONYMOUS |
 			      MAP_HUGETLB | MAP_SHAREDCTX), EINVAL);
 	expect_errno("mmap-nohuge-einval",
-		     try_mmap(SGA_ADDR, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED |
-			      MAP_SHAREDCTX), EINVAL);
+		     try_mmap(SGA_ADDR, MAP_SHARED_VALIDATE | MAP_ANONYMOUS |
+			      MAP_FIXED | MAP_SHAREDCTX), EINVAL);
 	expect_errno("mmap-fixed-only-einval",
 		     try_mmap(SGA_ADDR, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED |
 			      MAP_SHAREDCTX), EINVAL);
@@ -397,9 +460,6 @@ static void test_valid_eopnotsupp(void)
 {
 	int id;
 
-	expect_errno("mmap-valid-eopnotsupp",
-		     try_mmap(SGA_ADDR, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB |
-			      MAP_FIXED | MAP_SHAREDCTX), EOPNOTSUPP);
 	expect_errno("mmap-validate-eopnotsupp",
 		     try_mmap(SGA_ADDR, MAP_SHARED_VALIDATE | MAP_ANONYMOUS |
 			      MAP_HUGETLB | MAP_FIXED | MAP_SHAREDCTX),
@@ -415,9 +475,258 @@ static void test_valid_eopnotsupp(void)
 	shmctl(id, IPC_RMID, NULL);
 }
 
+/*
+ * The series without CONFIG_SHARED_MMU_CTX: MAP_SHARED_VALIDATE rejects
+ * the unknown flag, and shmat() refuses SHM_SHAREDCTX instead of
+ * ignoring it, valid request or not.
+ */
+static void test_off(void)
+{
+	int id;
+
+	expect_errno("off-mmap-validate-eopnotsupp",
+		     try_mmap(SGA_ADDR, MAP_SHARED_VALIDATE | MAP_ANONYMOUS |
+			      MAP_HUGETLB | MAP_FIXED | MAP_SHAREDCTX),
+		     EOPNOTSUPP);
+	expect_errno("off-mmap-validate-nofixed-eopnotsupp",
+		     try_mmap(NULL, MAP_SHARED_VALIDATE | MAP_ANONYMOUS |
+			      MAP_HUGETLB | MAP_SHAREDCTX), EOPNOTSUPP);
+	id = shmget(IPC_PRIVATE, SGA_SIZE, IPC_CREAT | SHM_HUGETLB | 0600);
+	if (id < 0) {
+		check(0, "shmget", "%s", strerror(errno));
+		return;
+	}
+	errno = 0;
+	expect_errno("off-shmat-eopnotsupp",
+		     shmat(id, SGA_ADDR, SHM_SHAREDCTX), EOPNOTSUPP);
+	errno = 0;
+	expect_errno("off-shmat-noaddr-eopnotsupp",
+		     shmat(id, NULL, SHM_SHAREDCTX), EOPNOTSUPP);
+	shmctl(id, IPC_RMID, NULL);
+}
+
 static int live_refs(struct ctxstat *st)
 {
 	return st->nctx == 1 ? (int)st->refs[0] : -1;
+}
+
+/*
+ * Fault injection (defect: a fork child whose attach failed kept
+ * VM_SHARED_CTX): make the next attach fail, fork, and check that the
+ * child shows no "sc" and holds no reference.
+ */
+static void test_fork_attach_fails(char *sga, unsigned long ctx)
+{
+	struct ctxstat st;
+	int status = -1;
+	pid_t pid;
+
+	if (write_file(FAIL_ATTACH, "1")) {
+		check(0, "emu-fork-attach-fails", "cannot write %s",
+		      FAIL_ATTACH);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct ctxstat cs;
+
+		read_ctxstat(&cs);
+		if (self_has_sc(SGA_ADDR) != 0)
+			_exit(20);
+		/* parent's VMA and mm only: the child's copy was dropped */
+		if (cs.nctx != 1 || cs.ctx[0] != ctx || live_refs(&cs) != 2)
+			_exit(21);
+		if (!verify(sga, SGA_SIZE, 0xabc))
+			_exit(22);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	write_file(FAIL_ATTACH, "0");
+	read_ctxstat(&st);
+	check(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	      live_refs(&st) == 2 && self_has_sc(SGA_ADDR) == 1,
+	      "emu-fork-attach-fails", "child status 0x%x refs %d", status,
+	      live_refs(&st));
+}
+
+/* Attach @id at SGA_ADDR, mprotect the whole VMA: the mm is detached. */
+static void test_mprotect_detaches(int id, const char *name, int prot)
+{
+	struct ctxstat st0, st;
+	char *p;
+	int ok;
+
+	read_ctxstat(&st0);
+	p = shmat(id, SGA_ADDR, SHM_SHAREDCTX);
+	if (p != SGA_ADDR || self_has_sc(SGA_ADDR) != 1) {
+		check(0, name, "shmat %p sc %d", (void *)p,
+		      p == SGA_ADDR ? self_has_sc(SGA_ADDR) : -1);
+		if (p != (void *)-1)
+			shmdt(p);
+		return;
+	}
+	ok = mprotect(p, SGA_SIZE, prot) == 0;
+	read_ctxstat(&st);
+	check(ok && self_has_sc(SGA_ADDR) == 0 && st.nctx == st0.nctx &&
+	      st.attached == st0.attached, name,
+	      "mprotect %d sc %d nctx %d attached %ld", ok,
+	      self_has_sc(SGA_ADDR), st.nctx, st.attached);
+	shmdt(p);
+}
+
+/*
+ * A context serves one whole range with one set of rights.  A process
+ * mapping part of it, or all of it with other rights, must not share it
+ * (defect: only r/w/x of the two VMAs were compared, so a fragment of a
+ * split VMA could reach the rest through the shared TLB entries).
+ */
+static void test_exact_match(void)
+{
+	struct ctxstat st;
+	int fd, status = -1;
+	char *p;
+	pid_t pid;
+
+	fd = memfd_create("sharedctx", MFD_HUGETLB);
+	if (fd < 0 || ftruncate(fd, SGA_SIZE)) {
+		check(0, "emu-exact-match", "memfd: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	p = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS, fd, 0);
+	if (p != SGA_ADDR || self_has_sc(SGA_ADDR) != 1) {
+		check(0, "emu-exact-match", "mmap %p", (void *)p);
+		close(fd);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct ctxstat cs;
+		char *q;
+
+		munmap(p, SGA_SIZE);	/* detach; the parent stays */
+		/* the first huge page only: a new context, not the parent's */
+		q = mmap(SGA_ADDR, HPAGE, PROT_READ | PROT_WRITE, SC_FLAGS,
+			 fd, 0);
+		read_ctxstat(&cs);
+		if (q != SGA_ADDR || self_has_sc(SGA_ADDR) != 1 ||
+		    cs.nctx != 2)
+			_exit(30);
+		munmap(q, HPAGE);
+		/* the whole range read-only: not the parent's either */
+		q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ, SC_FLAGS, fd, 0);
+		read_ctxstat(&cs);
+		if (q != SGA_ADDR || self_has_sc(SGA_ADDR) != 1 ||
+		    cs.nctx != 2)
+			_exit(31);
+		munmap(q, SGA_SIZE);
+		/* the same range and rights: the parent's */
+		q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS,
+			 fd, 0);
+		read_ctxstat(&cs);
+		if (q != SGA_ADDR || self_has_sc(SGA_ADDR) != 1 ||
+		    cs.nctx != 1 || live_refs(&cs) != 4)
+			_exit(32);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	read_ctxstat(&st);
+	check(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	      st.nctx == 1 && live_refs(&st) == 2, "emu-exact-match",
+	      "child status 0x%x nctx %d refs %d", status, st.nctx,
+	      live_refs(&st));
+	munmap(p, SGA_SIZE);
+	close(fd);
+}
+
+/*
+ * Limits (defect: unbounded shared contexts could fill the context
+ * numbers and hang the allocator).  A request that needs a new context
+ * over the global or the per-user limit fails with EAGAIN; attaching to
+ * an existing context still works.
+ */
+static void test_limits(void)
+{
+	struct ctxstat st;
+	int fd, status = -1;
+	char *p, *q;
+	pid_t pid;
+
+	fd = memfd_create("sharedctx-limits", MFD_HUGETLB);
+	if (fd < 0 || ftruncate(fd, 2 * SGA_SIZE)) {
+		check(0, "emu-limits", "memfd: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	p = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS, fd, 0);
+	if (p != SGA_ADDR || write_file(PARAMS "max_contexts", "1")) {
+		check(0, "emu-limits", "mmap %p or cannot write %s",
+		      (void *)p, PARAMS "max_contexts");
+		close(fd);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		munmap(p, SGA_SIZE);
+		/* another range needs a second context: over the limit */
+		errno = 0;
+		q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS,
+			 fd, SGA_SIZE);
+		if (q != MAP_FAILED || errno != EAGAIN)
+			_exit(40);
+		/* the parent's range needs none */
+		q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS,
+			 fd, 0);
+		if (q != SGA_ADDR || self_has_sc(SGA_ADDR) != 1)
+			_exit(41);
+		munmap(q, SGA_SIZE);
+		/* per user: an unprivileged user over max_per_user */
+		if (setgid(1000) || setuid(1000))
+			_exit(42);
+		errno = 0;
+		q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS,
+			 fd, SGA_SIZE);
+		if (q != MAP_FAILED || errno != EAGAIN)
+			_exit(43);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	check(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "emu-limit-global-eagain", "child status 0x%x", status);
+	write_file(PARAMS "max_contexts", "1024");
+
+	if (write_file(PARAMS "max_per_user", "0")) {
+		check(0, "emu-limit-user-eagain", "cannot write %s",
+		      PARAMS "max_per_user");
+	} else {
+		pid = fork();
+		if (pid == 0) {
+			munmap(p, SGA_SIZE);
+			if (setgid(1000) || setuid(1000))
+				_exit(50);
+			errno = 0;
+			q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE,
+				 SC_FLAGS, fd, SGA_SIZE);
+			if (q != MAP_FAILED || errno != EAGAIN)
+				_exit(51);
+			_exit(0);
+		}
+		status = -1;
+		if (pid > 0)
+			waitpid(pid, &status, 0);
+		check(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "emu-limit-user-eagain", "child status 0x%x", status);
+		write_file(PARAMS "max_per_user", "64");
+	}
+	munmap(p, SGA_SIZE);
+	close(fd);
+	read_ctxstat(&st);
+	check(st.nctx == 0, "emu-limits-put", "nctx %d", st.nctx);
 }
 
 /*
@@ -465,8 +774,7 @@ static void test_emulate(void)
 
 	/* a second SHAREDCTX mapping needs another context: stays private */
 	anon = mmap(ALT_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED |
-		    MAP_SHAREDCTX, -1, 0);
+		    SC_FLAGS | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	check(anon != MAP_FAILED && self_has_sc(ALT_ADDR) == 0,
 	      "emu-second-ctx-private", "mmap %p sc %d", (void *)anon,
 	      anon != MAP_FAILED ? self_has_sc(ALT_ADDR) : -1);
@@ -524,14 +832,34 @@ static void test_emulate(void)
 	      "emu-child-exit-put", "refs %d attached %ld", live_refs(&st),
 	      st.attached);
 
-	/* split (mprotect of one huge page): two VMAs, one reference each */
+	/* fault injection: a fork child whose attach fails is cleaned */
+	test_fork_attach_fails(sga, ctx);
+
+	/* a split (mprotect of one huge page) detaches the whole mm */
 	ok = mprotect(sga + HPAGE, HPAGE, PROT_READ) == 0;
 	read_ctxstat(&st);
-	check(ok && live_refs(&st) == 3 && self_has_sc(SGA_ADDR) == 1 &&
-	      self_has_sc(sga + HPAGE) == 1, "emu-split-refs",
-	      "mprotect %d refs %d", ok, live_refs(&st));
+	check(ok && st.nctx == 0 && self_has_sc(SGA_ADDR) == 0 &&
+	      self_has_sc(sga + HPAGE) == 0 && st.attached == st0.attached,
+	      "emu-split-detaches", "mprotect %d nctx %d sc %d/%d attached %ld",
+	      ok, st.nctx, self_has_sc(SGA_ADDR), self_has_sc(sga + HPAGE),
+	      st.attached);
+	check(verify(sga, SGA_SIZE, 0xabc), "emu-data-after-split",
+	      "data lost");
+	shmdt(sga);
+	shmdt(sga + HPAGE);
+
+	/* whole-VMA mprotect (no split) detaches too, PROT_NONE included */
+	test_mprotect_detaches(id, "emu-mprotect-ro-detaches", PROT_READ);
+	test_mprotect_detaches(id, "emu-mprotect-none-detaches", PROT_NONE);
 
 	/* partial munmap detaches the whole mm and drops everything */
+	sga = shmat(id, SGA_ADDR, SHM_SHAREDCTX);
+	if (sga != SGA_ADDR || self_has_sc(SGA_ADDR) != 1) {
+		check(0, "emu-reattach", "shmat %p: %s", (void *)sga,
+		      strerror(errno));
+		shmctl(id, IPC_RMID, NULL);
+		return;
+	}
 	ok = munmap(sga, HPAGE) == 0;
 	read_ctxstat(&st);
 	check(ok && self_has_sc(sga + HPAGE) == 0 && st.nctx == 0 &&
@@ -542,6 +870,9 @@ static void test_emulate(void)
 	      "data lost");
 	munmap(sga + HPAGE, HPAGE);
 	shmctl(id, IPC_RMID, NULL);
+
+	test_exact_match();
+	test_limits();
 
 	/* anonymous MAP_HUGETLB with fork, then exit puts everything */
 	test_anon_fork("emu-anon-fork", MAP_SHAREDCTX);
@@ -573,21 +904,43 @@ static void test_klog(void)
 	check(!hit, "klog-clean", "kernel log contains \"%s\"", hit);
 }
 
-int main(void)
+/* shared_mmu_ctx=off on the command line is obeyed and logged */
+static void test_param_off(void)
 {
-	setup_console();
-	read_expectation();
+	static char buf[1 << 17];
+	int n = klogctl(3, buf, sizeof(buf) - 1);
+
+	if (n < 0) {
+		check(0, "param-off-logged", "klogctl: %s", strerror(errno));
+		return;
+	}
+	buf[n] = 0;
+	check(strstr(buf, "shared_mmu_ctx: hardware support disabled") != NULL,
+	      "param-off-logged", "no \"hardware support disabled\" line");
+}
+
+int main(int argc, char **argv)
+{
+	is_init = getpid() == 1;
+	if (is_init)
+		setup_console();
+	read_expectation(argc, argv);
 	printf("selftest: expect=%s\n", expect == EXPECT_EMULATE ? "emulate" :
-	       expect == EXPECT_NONE ? "none" : "eopnotsupp");
+	       expect == EXPECT_NONE ? "none" :
+	       expect == EXPECT_OFF ? "off" : "eopnotsupp");
 
 	test_sga("sga-normal-tasks", SGA_ADDR, 0);
 	test_anon_fork("anon-normal-fork", 0);
-	if (expect != EXPECT_NONE)
+	if (expect == EXPECT_EOPNOTSUPP || expect == EXPECT_EMULATE)
 		test_invalid();
 	if (expect == EXPECT_EOPNOTSUPP)
 		test_valid_eopnotsupp();
+	if (expect == EXPECT_OFF)
+		test_off();
 	if (expect == EXPECT_EMULATE)
 		test_emulate();
+	if (strstr(cmdline, "shared_mmu_ctx=off"))
+		test_param_off();
 	test_sga("sga-normal-tasks-again", SGA_ADDR, 0);
 	test_klog();
 
@@ -597,6 +950,8 @@ int main(void)
 		printf("SELFTEST: FAIL %d/%d failed: %s\n", total - passed,
 		       total, failures);
 	fflush(stdout);
+	if (!is_init)
+		return passed == total ? 0 : 1;
 	sync();
 	reboot(RB_POWER_OFF);
 	for (;;)
