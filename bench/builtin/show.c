@@ -1,4 +1,5 @@
 /* builtin/show.c - sgabench show RUN: one stored run, human, JSON or CSV. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,12 +67,13 @@ int cmd_show(int argc, char **argv)
 	c.io.db = store_path(db);
 	ret = store_load_run(db, pos[0], &s);
 	if (ret) {
-		error("show: %s run '%s' in '%s'", ret == -2 ? "more than one" : ret == -1 ? "no" : "cannot read",
+		error("show: %s run '%s' in '%s'", ret == -ENOTUNIQ ? "more than one" : ret == -ENOENT ? "no" : "cannot read",
 		      pos[0], c.io.db);
-		if (ret == -2)
+		if (ret == -ENOTUNIQ)
 			hint("give more of the uuid");
 		store_close(db);
-		return ret == -3 ? EX_FAIL : EX_USAGE;
+		/* a run key that matches none or several is a usage error, as before */
+		return ret == -ENOENT || ret == -ENOTUNIQ ? EX_USAGE : ret;
 	}
 	v.meta = &s.meta;
 	v.res = &s.res;

@@ -4,6 +4,7 @@
  * the output means. Two connections, no ATTACH, so either side may be
  * SQLite or PostgreSQL: files into a server, or a server into a file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,5 +357,5 @@ int store_merge(struct store *out, struct store *in, struct store_merge_count *c
 	}
 	free(m.machines.from);
 	free(m.machines.to);
-	return ret;
+	return ret ? -EIO : 0;
 }

@@ -17,11 +17,11 @@ struct store_merge_count {
 
 /*
  * Copy in into out, adding to *c. The caller holds a transaction on out
- * (store_begin) and rolls it back on failure. Returns 0 or -1 (printed).
+ * (store_begin) and rolls it back on failure. Returns 0 or -EIO (printed).
  */
 int store_merge(struct store *out, struct store *in, struct store_merge_count *c);
 
-/* A write transaction on s: begin, commit, roll back. 0 or -1 (printed). */
+/* A write transaction on s: begin, commit, roll back. 0 or -EIO (printed). */
 int store_begin(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);

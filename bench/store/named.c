@@ -3,6 +3,7 @@
  * what scripts/sweep, scripts/nightly and report/mkreport need to know or
  * record, by name. The SQL lives here so the scripts never see it.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/json.h"
@@ -306,7 +307,7 @@ int store_named_query(struct store *s, const struct named_stmt *q, char **args, 
 	int rc, nc;
 
 	if (!st)
-		return -1;
+		return -EIO;
 	rc = stmt_step(st);
 	nc = stmt_ncols(st);
 	if (json) {
@@ -322,7 +323,7 @@ int store_named_query(struct store *s, const struct named_stmt *q, char **args, 
 	if (rc < 0)
 		error("database: %s: %s", q->name, store_errmsg(s));
 	stmt_finish(st);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? -EIO : 0;
 }
 
 int store_named_exec(struct store *s, const struct named_stmt *w, char **args, long *changes)
@@ -331,12 +332,12 @@ int store_named_exec(struct store *s, const struct named_stmt *w, char **args, l
 	int rc;
 
 	if (!st)
-		return -1;
+		return -EIO;
 	rc = stmt_step(st);
 	if (rc < 0)
 		error("database: %s: %s", w->name, store_errmsg(s));
 	else if (changes)
 		*changes += (long)stmt_changes(st);
 	stmt_finish(st);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? -EIO : 0;
 }

@@ -31,13 +31,13 @@ const struct named_stmt *store_named_find(const char *name);
  * Run query q with args on s and print its rows to f: tab-separated
  * (tabs and newlines inside a value become spaces, NULL is empty), or as
  * a JSON array of objects keyed by column name when json is set. Returns
- * 0, or -1 (printed).
+ * 0, or -EIO (printed).
  */
 int store_named_query(struct store *s, const struct named_stmt *q, char **args, int json, FILE *f);
 
 /*
  * Run write statement w with args on s; *changes (if not NULL) gets the
- * rows it changed. The caller holds the transaction. Returns 0 or -1 (printed).
+ * rows it changed. The caller holds the transaction. Returns 0 or -EIO (printed).
  */
 int store_named_exec(struct store *s, const struct named_stmt *w, char **args, long *changes);
 

@@ -180,7 +180,7 @@ int store_put_verdicts(struct store *s, const struct store_verdict *vd, size_t n
 
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 	if (store_begin(s))
-		return -1;
+		return -EIO;
 	for (size_t i = 0; i < n; i++) {
 		const struct store_verdict *d = &vd[i];
 		struct store_val v[VERDICT_NCOL];
@@ -207,7 +207,7 @@ int store_put_verdicts(struct store *s, const struct store_verdict *vd, size_t n
 		if (store_insert(s, T_VERDICT, v, NULL)) {
 			error("storing verdicts: %s", store_errmsg(s));
 			store_rollback(s);
-			return -1;
+			return -EIO;
 		}
 	}
 	return store_commit(s);
@@ -224,10 +224,10 @@ static int64_t scalar(struct store *s, const char *sql)
 int store_scalar(struct store *s, const char *sql, int64_t *v)
 {
 	struct stmt *st = stmt_prepare(s, sql);
-	int ret = -1;
+	int ret = -EIO;
 
 	if (!st)
-		return -1;
+		return -EIO;
 	if (stmt_step(st) == STMT_ROW && !stmt_col_is_null(st, 0)) {
 		*v = stmt_col_int64(st, 0);
 		ret = 0;

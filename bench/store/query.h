@@ -85,7 +85,7 @@ struct store_verdict {
 	double mde;		/* minimum detectable effect; NAN or inf: none (NULL) */
 };
 
-/* Store n verdicts, created now, in one transaction. Returns 0 or -1 (printed). */
+/* Store n verdicts, created now, in one transaction. Returns 0 or -EIO (printed). */
 int store_put_verdicts(struct store *s, const struct store_verdict *v, size_t n);
 
 /* What 'db check' reports. */

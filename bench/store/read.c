@@ -4,6 +4,7 @@
  * (byte order), so both engines give the same order whatever the
  * server's collation.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,7 +251,8 @@ static void sort_metrics(struct run_result *r)
 	}
 }
 
-int store_load_run(struct store *s, const char *key, struct stored_run *out)
+/* store_load_run with find_run's codes: -1 none, -2 ambiguous, -3 error. */
+static int load_run(struct store *s, const char *key, struct stored_run *out)
 {
 	static const char *q_run =
 		"SELECT r.id, r.uuid, r.started_at, r.wall_s, r.backend, r.workload, r.tasks,"
@@ -290,6 +292,13 @@ int store_load_run(struct store *s, const char *key, struct stored_run *out)
 		sort_metrics(&out->res);
 	}
 	return ret;
+}
+
+int store_load_run(struct store *s, const char *key, struct stored_run *out)
+{
+	int ret = load_run(s, key, out);
+
+	return ret == 0 ? 0 : ret == -1 ? -ENOENT : ret == -2 ? -ENOTUNIQ : -EIO;
 }
 
 void store_free_run(struct stored_run *s)

@@ -17,8 +17,8 @@ struct stored_run {
 /*
  * Load run `key` (a run id, or a uuid or unique uuid prefix; an all-digit
  * key is a run id when that run exists, else a prefix) with its
- * tasks, values and metrics. Returns 0; -1 not found; -2 ambiguous
- * prefix; -3 database error. Free with store_free_run().
+ * tasks, values and metrics. Returns 0; -ENOENT not found; -ENOTUNIQ an ambiguous
+ * prefix; -EIO a database error. Free with store_free_run().
  */
 int store_load_run(struct store *s, const char *key, struct stored_run *out);
 

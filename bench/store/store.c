@@ -65,12 +65,12 @@ int store_exec(struct store *s, const char *sql)
 	char *msg = NULL;
 
 	if (s->pg)
-		return pg_exec(s, sql);
+		return pg_exec(s, sql) ? -EIO : 0;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		error("database: %s", msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
-		return -1;
+		return -EIO;
 	}
 	return 0;
 }
@@ -97,11 +97,14 @@ int store_migrate(struct store *s)
 	int have, want = store_schema_version();
 	char sql[64];
 
-	if (s->pg)
-		return pg_migrate(s);
+	if (s->pg) {
+		int ret = pg_migrate(s);
+
+		return ret == -EPROTONOSUPPORT || !ret ? ret : -EIO;
+	}
 	/* BEGIN IMMEDIATE serialises concurrent first opens of a new database. */
 	if (store_exec(s, "BEGIN IMMEDIATE"))
-		return -1;
+		return -EIO;
 	if (user_version(db, &have))
 		goto fail;
 	if (have > want) {
@@ -120,7 +123,7 @@ int store_migrate(struct store *s)
 	return store_exec(s, "COMMIT");
 fail:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return -EIO;
 }
 
 /* Create the directory holding path, one level (e.g. results/). */
@@ -261,13 +264,13 @@ int store_probe_version(const char *path, int *v)
 	int ret = -1;
 
 	if (store_is_pg_uri(path))
-		return -1;
+		return -EINVAL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
 		sqlite3_busy_timeout(db, STORE_BUSY_MS);
 		ret = user_version(db, v);
 	}
 	sqlite3_close(db);
-	return ret;
+	return ret ? -EIO : 0;
 }
 
 void store_close(struct store *s)

@@ -63,7 +63,7 @@ int store_open_ro(const char *path, struct store **out);
 /*
  * The schema version of the existing database at path into *v, without
  * checking or migrating it (0 for a database sgabench never opened).
- * Returns 0, or -1 when it cannot be read.
+ * Returns 0, or -EIO when it cannot be read (-EINVAL for a server URI).
  */
 int store_probe_version(const char *path, int *v);
 
@@ -76,20 +76,23 @@ const char *store_errmsg(struct store *s);
 /* The path (or address) s was opened with. */
 const char *store_path(const struct store *s);
 
-/* Apply any pending migrations in order. Returns 0 or -1 (message printed). */
+/*
+ * Apply any pending migrations in order. Returns 0, -EPROTONOSUPPORT for
+ * a newer schema, or -EIO (message printed).
+ */
 int store_migrate(struct store *s);
 
 /*
  * Insert (or find) the machine with si's fingerprint, then the run with all
  * its tasks, values and metrics, in one transaction. A run whose status is
  * not "ok" is stored as its row alone (status and reason, no values). On success *run_id is
- * the new row id. Returns 0 or -1 (message printed, nothing written).
+ * the new row id. Returns 0 or -EIO (message printed, nothing written).
  */
 int store_put_run(struct store *s, const struct sysinfo *si, const struct run_meta *m,
 		  const struct run_result *r, int64_t *run_id);
 
 /*
- * Run SQL with no result rows; returns 0 or -1 with the error printed.
+ * Run SQL with no result rows; returns 0 or -EIO with the error printed.
  * For the store's own files and for tests that set up a database by hand;
  * builtins call the store's named functions instead.
  */
@@ -97,7 +100,7 @@ int store_exec(struct store *s, const char *sql);
 
 /*
  * The first column of the first row of sql as an integer into *v. For
- * tests and diagnostics only, like store_exec. Returns 0, or -1 when sql
+ * tests and diagnostics only, like store_exec. Returns 0, or -EIO when sql
  * fails or returns no row.
  */
 int store_scalar(struct store *s, const char *sql, int64_t *v);

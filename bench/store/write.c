@@ -5,6 +5,7 @@
  * Machines are inserted OR IGNORE and then read back, so many writers
  * of one fingerprint on a server all succeed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,17 +222,17 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 	int64_t machine_id, id = 0;
 
 	if (store_begin(s))
-		return -1;
+		return -EIO;
 	if (put_machine(s, si, &machine_id) ||
 	    put_run_row(s, machine_id, m, r, &id) ||
 	    (ok && (put_tasks(s, id, r) || put_windows(s, id, r)))) {
 		error("database: storing run %s: %s", r->uuid, store_errmsg(s));
 		store_rollback(s);
-		return -1;
+		return -EIO;
 	}
 	if (store_commit(s)) {
 		store_rollback(s);
-		return -1;
+		return -EIO;
 	}
 	if (run_id)
 		*run_id = id;

@@ -131,7 +131,7 @@ int main(void)
 	ok(store_load_run(db, "33333333-3", &s) == 0 && strcmp(s.res.uuid, "33333333-3333-4333-8333-333333333333") == 0,
 	   "load by uuid prefix");
 	store_free_run(&s);
-	ok(store_load_run(db, "9", &s) == -1, "an unknown run is not found");
+	ok(store_load_run(db, "9", &s) == -ENOENT, "an unknown run is not found (-ENOENT)");
 	/* An all-digit key that is no run id is a uuid prefix (CI once drew "80835507"). */
 	ok(store_load_run(db, "33333333", &s) == 0 && strcmp(s.res.uuid, "33333333-3333-4333-8333-333333333333") == 0,
 	   "an all-digit uuid prefix that is no run id finds the run");
@@ -139,13 +139,13 @@ int main(void)
 	ok(store_load_run(db, "3", &s) == 0 && strcmp(s.res.uuid, "44444444-4444-4444-8444-444444444444") == 0,
 	   "an all-digit key that is a run id is that run");
 	store_free_run(&s);
-	ok(store_load_run(db, "4444444_", &s) == -1, "a prefix is matched literally, not as a LIKE pattern");
-	ok(store_load_run(db, "", &s) == -1, "an empty key finds nothing");
+	ok(store_load_run(db, "4444444_", &s) == -ENOENT, "a prefix is matched literally, not as a LIKE pattern");
+	ok(store_load_run(db, "", &s) == -ENOENT, "an empty key finds nothing");
 	store_close(db);
 	ok(store_open(dbpath, &db) == 0, "reopen for writing");
 	make_result(&r, tasks, "3333abcd-3333-4333-8333-333333333333");
 	ok(store_put_run(db, &si, &m, &r, &id) == 0, "a run whose uuid shares a prefix is stored");
-	ok(store_load_run(db, "3333", &s) == -2, "an ambiguous uuid prefix is reported as such");
+	ok(store_load_run(db, "3333", &s) == -ENOTUNIQ, "an ambiguous uuid prefix is reported as such (-ENOTUNIQ)");
 	ok(store_load_run(db, "3333A", &s) == 0 && strcmp(s.res.uuid, "3333abcd-3333-4333-8333-333333333333") == 0,
 	   "a longer prefix, in any case, is unique again");
 	store_free_run(&s);
