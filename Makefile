@@ -107,13 +107,14 @@ check:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh scripts/t/run-tests
 
-# The slow, statistical nightly-detection test (t0630) alone: real sweeps,
-# -O0 and a slowed touch loop against the nightly rule; 3-5 minutes. make
-# check runs it too, unless SGABENCH_QUICK=1.
+# The slow, statistical nightly-detection test (t0630): real sweeps, -O0
+# and a slowed touch loop against the nightly rule; 3-5 minutes. Not part
+# of make check (it failed 1 of 5 runs: see README, "Tested against real
+# slowdowns").
 check-slow:
 	$(Q)sh scripts/deps check
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)sh scripts/t/run-tests t0630
+	$(Q)SGABENCH_SLOW=1 sh scripts/t/run-tests t0630
 
 test: all
 	$(Q)sh scripts/t/run-tests
