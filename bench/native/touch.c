@@ -22,8 +22,9 @@ WINDOW_CODE uint64_t touch_read(const char *base, unsigned shift, size_t off, co
 }
 
 /* Reads not yet paid for by the knob, across calls: a pass can be as short
- * as 8 reads, and the rate must not depend on it. One task per process. */
-static uint64_t work_owed;
+ * as 8 reads, and the rate must not depend on it. Per thread: --threads
+ * runs the tasks as threads of one process. */
+static __thread uint64_t work_owed;
 
 WINDOW_CODE uint64_t touch_read_work(const char *base, unsigned shift, size_t off, const uint32_t *idx,
 				     size_t n, unsigned work)
