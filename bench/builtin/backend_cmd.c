@@ -36,6 +36,8 @@ static const struct opt out_rows[] = {
 	  .help = "print the result as CSV" },
 	{ .name = "quiet", .type = OPT_FLAG, .off = OUT(quiet),
 	  .help = "print nothing but errors (and --json/--csv)" },
+	{ .name = "verbose", .type = OPT_FLAG, .off = OUT(verbose),
+	  .help = "also say on stderr how the run was set up (the SGA's address)" },
 	{ NULL },
 };
 
@@ -131,8 +133,15 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	}
 	/* --quiet: nothing but errors on stderr either (no warnings, no
 	 * automatic progress lines) */
+	if (o->quiet && o->verbose) {
+		error("%s: --quiet and --verbose exclude each other", be->cmd);
+		ret = EX_USAGE;
+		goto out;
+	}
 	if (o->quiet)
 		log_verbosity = 0;
+	if (o->verbose)
+		log_verbosity = 2;
 	sysinfo_collect(&si);
 	ret = be->prepare(blk, &si, &plan, err, sizeof(err));
 	if (ret) {

@@ -56,9 +56,10 @@ struct out_cfg {
 	int json;
 	int csv;
 	int quiet;
+	int verbose;
 };
 
-/* The shared rows: --db, --no-store, --label, --json, --csv, --quiet. */
+/* The shared rows: --db, --no-store, --label, --json, --csv, --quiet, --verbose. */
 const struct opt *builtin_out_rows(void);
 
 /*
