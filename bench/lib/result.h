@@ -41,6 +41,7 @@ struct task_result {
 	uint64_t accesses;	/* accesses done in the measured window */
 	uint64_t window_ns;	/* wall time of the task's measured window */
 	int64_t vmpte_kb;	/* VmPTE at the end of the window, -1 unknown */
+	int64_t vmpte_start_kb;	/* VmPTE just before first touch, -1 unknown (not stored) */
 	int64_t ft_minflt;	/* minor faults taken during first touch, -1 unknown */
 	struct ev_value ev[EV_MAX];
 };

@@ -247,6 +247,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		tr->cpu = (int)(t->core * m->strands + t->strand);
 		tr->accesses = t->accesses;
 		tr->vmpte_kb = -1;
+		tr->vmpte_start_kb = -1;
 		tr->ft_minflt = -1;
 		counted(&tr->ev[0], t->walks);
 		counted(&tr->ev[1], t->accesses);

@@ -150,7 +150,8 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 		    uint64_t startup_ns)
 {
 	const struct run_cfg *c = pl->cfg;
-	double pte = 0, ftf = 0, maxwin = 0, acc = 0;
+	double pte = 0, sga_pte = 0, ftf = 0, maxwin = 0, acc = 0;
+	int sga_pte_known = 1;
 
 	r->nevents = pl->nspec;
 	for (unsigned e = 0; e < pl->nspec; e++)
@@ -159,12 +160,20 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 		r->task[t] = pl->ctl->res[t];
 		if (r->task[t].vmpte_kb > 0 && (!c->threads || t == 0))
 			pte += (double)r->task[t].vmpte_kb * 1024;
+		if (!c->threads || t == 0) {
+			if (r->task[t].vmpte_kb >= 0 && r->task[t].vmpte_start_kb >= 0)
+				sga_pte += (double)(r->task[t].vmpte_kb - r->task[t].vmpte_start_kb) * 1024;
+			else
+				sga_pte_known = 0;
+		}
 		ftf += (double)r->task[t].ft_minflt;
 		acc += (double)r->task[t].accesses;
 		if (r->task[t].window_ns > maxwin)
 			maxwin = (double)r->task[t].window_ns;
 	}
 	result_set_metric(r, "pte-bytes", pte);
+	if (sga_pte_known)
+		result_set_metric(r, "sga-pte-bytes", sga_pte);
 	result_set_metric(r, "first-touch-faults", ftf);
 	if (pt_before >= 0 && pt_after >= 0)
 		result_set_metric(r, "pagetables-delta-bytes", (double)(pt_after - pt_before) * 1024);
@@ -226,6 +235,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	pl->cal_ns = (uint64_t *)(pl->win + (size_t)pl->nwin * c->tasks);
 	for (unsigned t = 0; t < c->tasks; t++) {
 		pl->ctl->res[t].vmpte_kb = -1;
+		pl->ctl->res[t].vmpte_start_kb = -1;
 		pl->ctl->res[t].ft_minflt = -1;
 		pl->ctl->res[t].cpu = -1;
 	}

@@ -150,6 +150,27 @@ static void warn_split(const struct plan *pl, const struct perf_set *ps)
 			"scaled one by one", names);
 }
 
+/*
+ * Map, before the VmPTE reading that starts sga-pte-bytes, everything of
+ * the task's own that the windows may touch for the first time: every page
+ * of the shared control block (fork does not copy a shared mapping's page
+ * tables, so the first access to a slot faults it in) and 64 KiB of stack
+ * below this frame. With ASLR either can sit across a 2 MiB boundary and
+ * need a page-table page of its own, which would be counted as the SGA's.
+ */
+static __attribute__((noinline)) void settle_page_tables(const struct plan *pl)
+{
+	volatile char stack[64 * 1024];
+	const volatile char *p = (const volatile char *)pl->ctl;
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (size_t i = 0; i < sizeof(stack); i += (size_t)page)
+		stack[i] = 0;
+	for (size_t i = 0; i < pl->ctl_len; i += (size_t)page)
+		(void)p[i];
+	(void)read_kb("/proc/self/status", "VmPTE");	/* stdio's buffers */
+}
+
 /* Poll of the tasks-only barrier: the parent is gone or the run was aborted. */
 static int tbar_poll(void *arg)
 {
@@ -277,6 +298,15 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	perf_enable(&ps);
 	perf_disable(&ps);
 	perf_read(&ps, tr->ev);
+	/* Page tables before any task's first touch (threads share one mm);
+	 * the stdio calls before it settle the heap, so only the SGA's own
+	 * page tables come between this and the end of the window. */
+	(void)minflt(c->threads);
+	settle_page_tables(pl);
+	/* Threads share one mm: all settle before any reads. */
+	if (c->threads && barrier_wait(&ctl->tbar, tbar_poll, pl))
+		goto fail_perf;
+	tr->vmpte_start_kb = read_kb("/proc/self/status", "VmPTE");
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
 		goto fail_perf;
 

@@ -76,6 +76,7 @@ static const struct {
 } metric_doc[] = {
 	{ "first-touch-faults", "", "minor faults while each task touched its pages once" },
 	{ "pte-bytes", "bytes", "page-table memory (VmPTE) of all tasks at the end of the window" },
+	{ "sga-pte-bytes", "bytes", "VmPTE the tasks added from first touch to the window's end" },
 	{ "pagetables-delta-bytes", "bytes", "system-wide PageTables change, tasks alive (noisy)" },
 	{ "startup-s", "s", "fork to every task attached and ready" },
 	{ "window-s", "s", "the longest task's measured window" },

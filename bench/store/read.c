@@ -164,6 +164,7 @@ static int fill_tasks(struct store *s, int64_t id, struct stored_run *out)
 		tr->accesses = (uint64_t)stmt_col_int64(st, 2);
 		tr->window_ns = (uint64_t)stmt_col_int64(st, 3);
 		tr->vmpte_kb = col_or_minus1(st, 4);
+		tr->vmpte_start_kb = -1;	/* not stored: sga-pte-bytes is */
 		tr->ft_minflt = col_or_minus1(st, 5);
 		if ((unsigned)t + 1 > out->res.ntasks)
 			out->res.ntasks = (unsigned)t + 1;
