@@ -35,7 +35,7 @@ EOT
 test_expect_success "hyperfine's time covers sgabench's own wall time" 'test "$(q "SELECT COUNT(*) FROM timing t JOIN run r ON r.uuid = t.run_uuid WHERE t.wall_s >= r.wall_s * 0.9")" -eq 8'
 test_expect_success "the stored order names the real cells" 'test_is "$(q "SELECT cell_order FROM sweep" | grep -c "page=4k")" 4'
 test_expect_success "noise floors stored for the configured metrics" - <<-\EOT
-	test "$(q "SELECT COUNT(*) FROM noise WHERE metric IN ('first-touch-faults', 'pte-bytes', 'wall-s')")" -ge 4
+	test "$(q "SELECT COUNT(*) FROM noise WHERE metric IN ('first-touch-faults', 'sga-pte-bytes', 'wall-s')")" -ge 4
 EOT
 test_expect_success "the summary shows the medians" 'grep -q "page=4k .*tasks=2 .* 4096 (n= 4)" "$TMPD/out"'
 rc=0
