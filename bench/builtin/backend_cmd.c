@@ -37,7 +37,7 @@ static const struct opt out_rows[] = {
 	{ .name = "quiet", .type = OPT_FLAG, .off = OUT(quiet),
 	  .help = "print nothing but errors (and --json/--csv)" },
 	{ .name = "verbose", .type = OPT_FLAG, .off = OUT(verbose),
-	  .help = "also say on stderr how the run was set up (the SGA's address)" },
+	  .help = "also say on stderr how the run was set up (native: the SGA's address)" },
 	{ NULL },
 };
 

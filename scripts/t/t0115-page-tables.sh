@@ -50,6 +50,11 @@ test_expect_success VA48,POOL "2m, 4 MiB, 3 tasks: 3 x (PUD + PMD) = 24576 bytes
 	test_is "$(json '$.metrics."sga-pte-bytes"')" 24576
 EOT
 
+pt_run --tasks 1 --page-size 4k --working-set 32k --verbose
+test_expect_success VA48 "--verbose names the SGA's address on stderr" 'grep -q "sga: .*at 0x100000000000\$" "$TMPD/err"'
+run_sga run --verbose --quiet --no-store
+test_expect_success "--verbose and --quiet exclude each other: exit 2" 'test_is "$rc" 2 && grep -q "exclude each other" "$TMPD/err"'
+
 run_sga run --sga-size 64m --page-size 4k --working-set 32k --rounds 1 --windows 1 \
 	--stride 4k --events page-faults --no-store --json
 test_expect_success "at a chosen address the metric is there, a whole number of 4 KiB tables" - <<-\EOT
