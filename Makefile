@@ -38,7 +38,7 @@ B       := build/$(TRIPLET)
 SGABENCH := $(B)/sgabench
 LDFLAGS += -static
 PKGS    := sqlite3 numa
-NO_PG_SRC := bench/store/pg.c bench/store/pg_stmt.c
+NO_PG_SRC := bench/store/pg.c bench/store/pg_stmt.c bench/store/pg_check.c
 PG_FLAGS := -DSGA_NO_PG
 endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)

@@ -212,7 +212,8 @@ static int db_check(int argc, char **argv)
 		return EX_FAIL;
 	}
 	store_close(db);
-	bad = strcmp(c.integrity, "ok") != 0 && strcmp(c.integrity, STORE_INTEGRITY_UNCHECKED) != 0;
+	bad = strcmp(c.integrity, "ok") != 0 &&
+	      strncmp(c.integrity, STORE_INTEGRITY_UNCHECKED, strlen(STORE_INTEGRITY_UNCHECKED)) != 0;
 	if (o.json) {
 		json_init(&j, stdout, 1);
 		json_obj_open(&j, NULL);

@@ -89,7 +89,8 @@ struct store_verdict {
 int store_put_verdicts(struct store *s, const struct store_verdict *v, size_t n);
 
 /* What 'db check' reports. */
-/* store_check's integrity on PostgreSQL, which has no page-level check to run. */
+/* How store_check's integrity starts when nothing could be checked (a
+ * PostgreSQL database without amcheck, or a role that may not run it). */
 #define STORE_INTEGRITY_UNCHECKED "not checked on PostgreSQL"
 
 struct store_check {

@@ -131,6 +131,37 @@ test_expect_success 'db check on the server: exit 0, its row counts' '
 	test_is "$(jq -r .path "$TMPD/out" | grep -c "$PG_PASSWORD")" 0
 '
 
+test_expect_success 'db check: no amcheck in the database, so integrity says it was not checked' '
+	run_sga db check --db "$PG_URI" --json && test_is "$rc" 0 &&
+	test_is "$(jq -r .integrity "$TMPD/out")" \
+		"not checked on PostgreSQL: the database has no amcheck (a superuser can CREATE EXTENSION amcheck)"
+'
+
+test_expect_success 'db check: amcheck installed, but this role may not run it: not checked, and why' '
+	psql_pg "CREATE EXTENSION amcheck" sgabench &&
+	run_sga db check --db "$PG_URI" --json && test_is "$rc" 0 &&
+	jq -r .integrity "$TMPD/out" | grep -q "^not checked on PostgreSQL: amcheck: permission denied for function"
+'
+
+test_expect_success 'db check: amcheck allowed: every heap and B-tree index checked, ok' - <<\EOT
+	psql_pg "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA public TO sgabench" sgabench &&
+	psql_pg "ALTER DATABASE sgabench SET track_functions = 'all'" &&
+	run_sga db check --db "$PG_URI" && test_is "$rc" 0 &&
+	grep -q "^integrity      ok$" "$TMPD/out" &&
+	indexes=$(q "SELECT COUNT(*) FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid
+		JOIN pg_am a ON a.oid = ic.relam JOIN pg_class t ON t.oid = i.indrelid
+		WHERE a.amname = 'btree' AND t.relnamespace = 'public'::regnamespace
+		AND t.relname <> 'sgabench_schema'") &&
+	test "$indexes" -ge 10 &&
+	n=0 && calls= &&
+	while [ "$n" -lt 50 ]; do
+		calls=$(q "SELECT COALESCE(SUM(calls), 0) FROM pg_stat_user_functions WHERE funcname = 'bt_index_check'")
+		[ "$calls" = "$indexes" ] && break
+		sleep 0.1; n=$((n + 1))
+	done &&
+	test_is "$calls" "$indexes"
+EOT
+
 test_expect_success 'a run that fails while being stored leaves nothing behind' - <<\EOT
 	counts="SELECT COUNT(*) || ' ' || (SELECT COUNT(*) FROM task) || ' ' || (SELECT COUNT(*) FROM value) FROM run"
 	before=$(q "$counts") &&
