@@ -16,6 +16,8 @@
 #include "model/sim_int.h"
 
 #define INLINE static inline __attribute__((always_inline))
+/* how many of its own accesses ahead a task's loc row is prefetched */
+#define ROW_AHEAD 4
 
 /* The next page of t when its block is used up, or while start-up pages
  * remain (bpos == blen == 0 then, so every access comes here). */
@@ -124,14 +126,71 @@ INLINE void hit_loc(struct flevel *l, unsigned kind, uint32_t page, uint32_t cel
 	level_use_k(l, kind, set, (unsigned)(cell - 1 - set * l->ways));
 }
 
+/* a when yes, else b, by masking: no branch that could be mispredicted */
+INLINE unsigned pick(int yes, unsigned a, unsigned b)
+{
+	unsigned m = 0u - (unsigned)(yes != 0);
+
+	return (a & m) | (b & ~m);
+}
+
+/*
+ * Level u of a full narrow or wide LRU set that the access changes (u <=
+ * hit): a fill takes the least recent way, a hit its own; either way that
+ * way moves to the front and its slot gets key and id, so the two cases
+ * share one path without a branch on which. On a hit the way's old id is
+ * id itself: its row entry is cleared and set again.
+ */
+INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
+		      uint64_t key, uint32_t id, uint32_t *cell, int here)
+{
+	const size_t base = set * l->ways;
+	unsigned w;
+
+	if (kind == LK_NARROW_LRU) {
+		uint64_t order = l->order[set];
+		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+
+		w = pick(here, *cell - 1 - (unsigned)base, lru);
+		l->order[set] = level_nibble_front(order, w);
+	} else {
+		w = pick(here, *cell - 1 - (unsigned)base, level_list_tail(l, set));
+		level_list_front(l, set, w);
+	}
+	col[(size_t)l->id[base + w] * nlv] = 0;
+	*cell = (uint32_t)(base + w) + 1;
+	l->key[base + w] = key;
+	l->id[base + w] = id;
+}
+
+/* Whether the LRU set `set` of level l (kind LK_NARROW_LRU or LK_WIDE_LRU)
+ * is full, so that touch_lru() applies. */
+INLINE int lru_full(const struct flevel *l, unsigned kind, size_t set)
+{
+	if (kind == LK_NARROW_LRU)
+		return l->vmask[set] == l->full;
+	return l->nvalid[set] == l->ways;
+}
+
 /* Level u of an access that first hits level `hit`, any kind: u < hit
  * fills, u == hit records the use, u > hit leaves the level alone. */
 INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
 		      uint64_t key, uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
 {
+	if (u > hit)
+		return;
+	kind = level_kind(l, kind);
+	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
+		size_t set = level_set(l, page);
+
+		if (__builtin_expect(lru_full(l, kind, set), 1)) {
+			touch_lru(l, kind, col, nlv, set, key, id, cell, u == hit);
+			return;
+		}
+	}
 	if (u < hit)
 		fill_loc(l, kind, col, nlv, page, key, id, cell);
-	else if (u == hit)
+	else
 		hit_loc(l, kind, page, *cell);
 }
 
@@ -162,8 +221,12 @@ INLINE void access_loc(struct fcore *c, struct ftask *t, const unsigned nlv, con
 	unsigned hit;
 
 	row = loc + (size_t)id * nlv;
+	/* this task's row a few accesses on, so that its load is under way */
+	if (t->bpos + ROW_AHEAD < t->blen)
+		__builtin_prefetch(loc + (size_t)(t->idbase + t->buf[t->bpos + ROW_AHEAD]) * nlv, 1);
 	hit = first_hit(row, nlv);
 	t->hit[hit]++;
+#pragma GCC unroll 6
 	for (unsigned u = 0; u < nlv; u++) {
 		unsigned kind = u == 0 ? k0 : u == 1 ? k1 : u == 2 ? k2 : LK_ANY;
 
