@@ -110,7 +110,7 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 	} else if (kind == LK_NRU && l->wide && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
 		/* a full wide NRU set (the SPARC presets'): no invalid way to look for */
 		w = level_victim_nru(l, set);
-		l->used[base + w] = 1;
+		level_set_used(l, set, w);
 		col[(size_t)ids[base + w] * nlv] = 0;
 	} else {
 		w = level_victim_k(l, kind, set);
@@ -126,14 +126,8 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 /* A hit in level l of kind `kind` on slot + 1 = cell: record the use. */
 INLINE void hit_loc(struct flevel *l, unsigned kind, uint32_t page, uint32_t cell)
 {
-	size_t set;
+	size_t set = level_set(l, page);
 
-	kind = level_kind(l, kind);
-	if (kind == LK_NRU) {
-		l->used[cell - 1] = 1;	/* the slot's used bit: no set to work out */
-		return;
-	}
-	set = level_set(l, page);
 	level_use_k(l, kind, set, (unsigned)(cell - 1 - set * l->ways));
 }
 
