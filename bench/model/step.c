@@ -204,11 +204,8 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
 {
 	unsigned hit = nlv;
 
-	for (unsigned u = nlv; u-- > 0;) {
-		unsigned m = 0u - (unsigned)(row[u] != 0);
-
-		hit = (u & m) | (hit & ~m);
-	}
+	for (unsigned u = nlv; u-- > 0;)
+		hit = row[u] ? u : hit;	/* a conditional move */
 	return hit;
 }
 
@@ -218,10 +215,10 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
  */
-INLINE void access_loc(struct fcore *c, struct ftask *t, const unsigned nlv, const unsigned k0,
-		       const unsigned k1, const unsigned k2)
+INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2)
 {
-	uint32_t page = next_page(t, c->r->startup), id, *row, *loc = c->loc;
+	uint32_t page = next_page(t, startup), id, *row;
 	uint64_t key = page_key(t, page, &id);
 	unsigned hit;
 
@@ -235,7 +232,7 @@ INLINE void access_loc(struct fcore *c, struct ftask *t, const unsigned nlv, con
 	for (unsigned u = 0; u < nlv; u++) {
 		unsigned kind = u == 0 ? k0 : u == 1 ? k1 : u == 2 ? k2 : LK_ANY;
 
-		level_loc(&c->lv[u], kind, loc + u, nlv, page, key, id, row + u, u, hit);
+		level_loc(&lv[u], kind, loc + u, nlv, page, key, id, row + u, u, hit);
 	}
 }
 
@@ -245,7 +242,7 @@ static void access_one(struct fcore *c, struct ftask *t)
 	if (!c->loc)
 		access_hashed(c, t);
 	else
-		access_loc(c, t, c->nlv, LK_ANY, LK_ANY, LK_ANY);
+		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY);
 }
 
 /*
@@ -257,14 +254,23 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
+	uint32_t *const loc = c->loc;
+	const uint64_t startup = c->r->startup;
+	struct flevel lv[MODEL_LEVELS];
 	uint64_t p = 0;
 
+	/* a copy on the stack, which the loop's stores through the levels'
+	   arrays cannot alias: its fields need not be read again after each */
+	for (unsigned u = 0; u < nlv; u++)
+		lv[u] = c->lv[u];
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			access_loc(c, flat[s], nlv, k0, k1, LK_ANY);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			access_loc(c, flat[s], nlv, k0, k1, LK_ANY);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
+	for (unsigned u = 0; u < nlv; u++)
+		c->lv[u] = lv[u];
 }
 
 /* periods_loc() for one level of kind k0, then any. */
