@@ -16,8 +16,6 @@
 #include "model/sim_int.h"
 
 #define INLINE static inline __attribute__((always_inline))
-/* how many of its own accesses ahead a task's loc row is prefetched */
-#define ROW_AHEAD 4
 
 /* The next page of t when its block is used up, or while start-up pages
  * remain (bpos == blen == 0 then, so every access comes here). */
@@ -223,9 +221,6 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 	unsigned hit;
 
 	row = loc + (size_t)id * nlv;
-	/* this task's row a few accesses on, so that its load is under way */
-	if (t->bpos + ROW_AHEAD < t->blen)
-		__builtin_prefetch(loc + (size_t)(t->idbase + t->buf[t->bpos + ROW_AHEAD]) * nlv, 1);
 	hit = first_hit(row, nlv);
 	t->hit[hit]++;
 #pragma GCC unroll 6
