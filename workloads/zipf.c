@@ -239,20 +239,21 @@ static uint64_t zipf_rank_slow(const struct zipf *z, uint64_t pages, uint64_t m)
 }
 
 /*
- * Pages of the m samples with random values raw[] into out. pow2: pages
- * is a power of two, so the modulo of zipf_page() is a mask (the same
- * page: 2^64 is a multiple of pages); a constant in each caller, so that
- * the loop has no test for it.
+ * Pages of the next n samples into out, the random values made on the
+ * way from the generator state st (rng_step). pow2: pages is a power of
+ * two, so the modulo of zipf_page() is a mask (the same page: 2^64 is a
+ * multiple of pages); a constant in each caller, so that the loop has no
+ * test for it.
  */
 static inline __attribute__((always_inline)) void
-zipf_block(const struct zipf *z, uint64_t pages, const uint64_t *raw, uint32_t *out, size_t m,
+zipf_block(const struct zipf *z, uint64_t pages, uint64_t st[4], uint32_t *out, size_t n,
 	   int pow2)
 {
 	const struct zipf_table *table = z->table;
 	const uint64_t mul = z->mul, add = z->add, mask = pages - 1;
 
-	for (size_t j = 0; j < m; j++) {
-		uint64_t bits = raw[j] >> 11, rank;
+	for (size_t j = 0; j < n; j++) {
+		uint64_t bits = rng_step(st) >> 11, rank;
 		uint32_t e = table ? zipf_table_direct(table, bits) : 0;
 
 		if (e & ZIPF_TABLE_DIRECT)
@@ -269,18 +270,16 @@ zipf_block(const struct zipf *z, uint64_t pages, const uint64_t *raw, uint32_t *
 static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 {
 	struct zipf *z = s->priv;
-	uint64_t pages = s->p.pages, raw[256];
-	int pow2 = !(pages & (pages - 1));
+	uint64_t pages = s->p.pages, st[4];
 
-	for (size_t i = 0; i < n; i += 256) {
-		size_t m = n - i < 256 ? n - i : 256;
-
-		rng_fill(&s->rng, raw, m);
-		if (pow2)
-			zipf_block(z, pages, raw, out + i, m, 1);
-		else
-			zipf_block(z, pages, raw, out + i, m, 0);
-	}
+	for (unsigned k = 0; k < 4; k++)
+		st[k] = s->rng.s[k];
+	if (!(pages & (pages - 1)))
+		zipf_block(z, pages, st, out, n, 1);
+	else
+		zipf_block(z, pages, st, out, n, 0);
+	for (unsigned k = 0; k < 4; k++)
+		s->rng.s[k] = st[k];
 	return n;
 }
 
