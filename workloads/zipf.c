@@ -238,26 +238,48 @@ static uint64_t zipf_rank_slow(const struct zipf *z, uint64_t pages, uint64_t m)
 	return rank;
 }
 
+/*
+ * Pages of the next n samples into out, the random values made on the
+ * way from the generator state st (rng_step). pow2: pages is a power of
+ * two, so the modulo of zipf_page() is a mask (the same page: 2^64 is a
+ * multiple of pages); a constant in each caller, so that the loop has no
+ * test for it.
+ */
+static inline __attribute__((always_inline)) void
+zipf_block(const struct zipf *z, uint64_t pages, uint64_t st[4], uint32_t *out, size_t n,
+	   int pow2)
+{
+	const struct zipf_table *table = z->table;
+	const uint64_t mul = z->mul, add = z->add, mask = pages - 1;
+
+	for (size_t j = 0; j < n; j++) {
+		uint64_t bits = rng_step(st) >> 11, rank;
+		uint32_t e = table ? zipf_table_direct(table, bits) : 0;
+
+		if (e & ZIPF_TABLE_DIRECT)
+			rank = e & ~ZIPF_TABLE_DIRECT;
+		else
+			rank = zipf_rank_slow(z, pages, bits);
+		if (pow2)
+			out[j] = (uint32_t)((rank * mul + add) & mask);
+		else
+			out[j] = zipf_page(z, pages, rank);
+	}
+}
+
 static size_t zipf_fill(struct wl_stream *s, uint32_t *out, size_t n)
 {
 	struct zipf *z = s->priv;
-	uint64_t pages = s->p.pages, raw[256];
+	uint64_t pages = s->p.pages, st[4];
 
-	for (size_t i = 0; i < n; i += 256) {
-		size_t m = n - i < 256 ? n - i : 256;
-
-		rng_fill(&s->rng, raw, m);
-		for (size_t j = 0; j < m; j++) {
-			uint64_t bits = raw[j] >> 11, rank;
-			uint32_t e = z->table ? zipf_table_direct(z->table, bits) : 0;
-
-			if (e & ZIPF_TABLE_DIRECT)
-				rank = e & ~ZIPF_TABLE_DIRECT;
-			else
-				rank = zipf_rank_slow(z, pages, bits);
-			out[i + j] = zipf_page(z, pages, rank);
-		}
-	}
+	for (unsigned k = 0; k < 4; k++)
+		st[k] = s->rng.s[k];
+	if (!(pages & (pages - 1)))
+		zipf_block(z, pages, st, out, n, 1);
+	else
+		zipf_block(z, pages, st, out, n, 0);
+	for (unsigned k = 0; k < 4; k++)
+		s->rng.s[k] = st[k];
 	return n;
 }
 

@@ -100,7 +100,7 @@ static int build(struct zipf_table *t, zipf_rank_fn *rank, zipf_guess_fn *guess,
 			continue;
 		}
 		if (g > prev && g < M_END)	/* a close guess: a short first step */
-			t->t[r] = first_reaching(rank, ctx, r, prev, g, 1024);
+			t->t[r] = first_reaching(rank, ctx, r, prev, g, 16);
 		else
 			t->t[r] = first_reaching(rank, ctx, r, prev, gap < M_END - prev ? prev + gap : 0,
 						 (gap >> 6) > 64 ? gap >> 6 : 64);

@@ -13,6 +13,24 @@ struct rng {
 void rng_seed(struct rng *r, uint64_t seed, uint64_t stream);
 /* Next 64 random bits. */
 uint64_t rng_next(struct rng *r);
+/*
+ * One step of the generator on a copy of its state, st (for a loop that
+ * keeps the state in registers and stores it back after): the value
+ * rng_next() would return.
+ */
+static inline uint64_t rng_step(uint64_t st[4])
+{
+	uint64_t x = st[1] * 5, result = ((x << 7) | (x >> 57)) * 9, t = st[1] << 17;
+
+	st[2] ^= st[0];
+	st[3] ^= st[1];
+	st[1] ^= st[2];
+	st[0] ^= st[3];
+	st[2] ^= t;
+	st[3] = (st[3] << 45) | (st[3] >> 19);
+	return result;
+}
+
 /* The next n values of rng_next(), into out. */
 void rng_fill(struct rng *r, uint64_t *out, size_t n);
 /* Uniform integer in [0, n), unbiased (Lemire's method); n > 0. */

@@ -25,9 +25,10 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	e = (size_t)l->sets * l->ways;
 	l->key = malloc(e * sizeof(*l->key));
 	l->id = calloc(e, sizeof(*l->id));
-	l->used = calloc(e, 1);
-	l->nru_low = calloc(l->sets, sizeof(*l->nru_low));
-	if (!l->key || !l->id || !l->used || !l->nru_low)
+	l->uwords = (l->ways + 63) / 64;
+	l->ulast = l->ways % 64 ? (1ull << (l->ways % 64)) - 1 : ~0ull;
+	l->used = calloc((size_t)l->sets * l->uwords, sizeof(*l->used));
+	if (!l->key || !l->id || !l->used)
 		return -ENOMEM;
 	l->loc = loc;
 	l->stride = stride;
@@ -75,7 +76,6 @@ void level_free(struct flevel *l)
 	free(l->key);
 	free(l->id);
 	free(l->used);
-	free(l->nru_low);
 	free(l->order);
 	free(l->vmask);
 	free(l->prev);
@@ -133,9 +133,7 @@ void level_flush_tag(struct flevel *l, uint64_t tag)
 				l->lowinv[set] = w;
 		}
 		l->key[j] = INVALID;
-		l->used[j] = 0;
-		if (w < l->nru_low[set])
-			l->nru_low[set] = w;
+		l->used[set * l->uwords + w / 64] &= ~(1ull << (w % 64));
 	}
 }
 

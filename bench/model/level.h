@@ -49,8 +49,10 @@ struct flevel {
 	uint64_t set_mul;	/* page % sets as ((set_mul * page) * sets) >> 64 */
 	uint64_t *key;		/* sets * ways: tag << 32 | page, INVALID when empty */
 	uint32_t *id;		/* sets * ways: the dense id of each valid key */
-	uint8_t *used;		/* NRU used bits, one byte per way */
-	uint32_t *nru_low;	/* NRU: per set, no way below this one has its used bit clear */
+	uint64_t *used;		/* NRU used bits: per set, uwords words, way w's bit w % 64 of
+				   word w / 64 */
+	unsigned uwords;	/* words of used bits per set: (ways + 63) / 64 */
+	uint64_t ulast;		/* the bits of the last word that hold ways */
 	uint32_t *loc;		/* loc[id * stride]: slot + 1, 0 when absent; NULL: use ix */
 	unsigned stride;	/* levels in the core's loc table */
 	struct tlb_index ix;	/* key -> slot, when loc is NULL */
@@ -153,6 +155,12 @@ LEVEL_INLINE unsigned level_kind(const struct flevel *l, unsigned kind)
 	return kind == LK_ANY ? l->kind : kind;
 }
 
+/* Set the NRU used bit of way w of set `set`. */
+LEVEL_INLINE void level_set_used(struct flevel *l, size_t set, unsigned w)
+{
+	l->used[set * l->uwords + w / 64] |= 1ull << (w % 64);
+}
+
 /* Record a use of way w of set `set` (a hit or a fill); kind as level_kind. */
 LEVEL_INLINE void level_use_k(struct flevel *l, unsigned kind, size_t set, unsigned w)
 {
@@ -162,7 +170,7 @@ LEVEL_INLINE void level_use_k(struct flevel *l, unsigned kind, size_t set, unsig
 	else if (kind == LK_WIDE_LRU)
 		level_list_front(l, set, w);
 	else
-		l->used[set * l->ways + w] = 1;
+		level_set_used(l, set, w);
 }
 
 LEVEL_INLINE void level_use(struct flevel *l, size_t set, unsigned w)
@@ -170,23 +178,21 @@ LEVEL_INLINE void level_use(struct flevel *l, size_t set, unsigned w)
 	level_use_k(l, LK_ANY, set, w);
 }
 
-/* NRU's victim in a full set: the first way with its used bit clear, found
- * from the set's nru_low on; when none is clear, all are reset and way 0
- * is taken. */
+/* NRU's victim in a full set: the first way with its used bit clear; when
+ * none is clear, all are reset and way 0 is taken. */
 LEVEL_INLINE unsigned level_victim_nru(struct flevel *l, size_t set)
 {
-	uint8_t *u = l->used + set * l->ways;
-	unsigned w = l->nru_low[set], ways = l->ways;
+	uint64_t *u = l->used + set * l->uwords;
+	unsigned last = l->uwords - 1;
 
-	while (w < ways && u[w])
-		w++;
-	if (w == ways) {
-		for (unsigned v = 0; v < ways; v++)
-			u[v] = 0;
-		w = 0;
-	}
-	l->nru_low[set] = w;
-	return w;
+	for (unsigned k = 0; k < last; k++)
+		if (~u[k])
+			return 64 * k + (unsigned)__builtin_ctzll(~u[k]);
+	if (~u[last] & l->ulast)
+		return 64 * last + (unsigned)__builtin_ctzll(~u[last] & l->ulast);
+	for (unsigned k = 0; k <= last; k++)
+		u[k] = 0;
+	return 0;
 }
 
 /* The way to fill in set `set`: the first invalid one (lowest index), else

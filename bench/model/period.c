@@ -17,7 +17,8 @@ static size_t state_size(const struct fcore *c)
 	for (unsigned u = 0; u < c->nlv; u++) {
 		size_t e = (size_t)c->lv[u].sets * c->lv[u].ways;
 
-		n += e * (sizeof(uint64_t) + 1 + sizeof(uint16_t));
+		n += e * (sizeof(uint64_t) + sizeof(uint16_t)) +
+		     (size_t)c->lv[u].sets * c->lv[u].uwords * sizeof(uint64_t);
 	}
 	return n + c->nsd * (sizeof(uint64_t) + 2 * sizeof(unsigned)) +
 	       (c->ntasks + 1) * sizeof(uint64_t);
@@ -34,8 +35,8 @@ static void state_write(const struct fcore *c, unsigned char *buf, uint16_t *ord
 
 		memcpy(p, l->key, e * sizeof(uint64_t));
 		p += e * sizeof(uint64_t);
-		memcpy(p, l->used, e);
-		p += e;
+		memcpy(p, l->used, (size_t)l->sets * l->uwords * sizeof(uint64_t));
+		p += (size_t)l->sets * l->uwords * sizeof(uint64_t);
 		for (size_t set = 0; set < l->sets; set++) {
 			level_order(l, set, order);
 			memcpy(p, order, l->ways * sizeof(uint16_t));

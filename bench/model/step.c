@@ -105,6 +105,11 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 		w = level_list_tail(l, set);
 		level_list_front(l, set, w);
 		col[(size_t)ids[base + w] * nlv] = 0;
+	} else if (kind == LK_NRU && l->wide && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
+		/* a full wide NRU set (the SPARC presets'): no invalid way to look for */
+		w = level_victim_nru(l, set);
+		level_set_used(l, set, w);
+		col[(size_t)ids[base + w] * nlv] = 0;
 	} else {
 		w = level_victim_k(l, kind, set);
 		if (keys[base + w] != INVALID)
@@ -124,14 +129,71 @@ INLINE void hit_loc(struct flevel *l, unsigned kind, uint32_t page, uint32_t cel
 	level_use_k(l, kind, set, (unsigned)(cell - 1 - set * l->ways));
 }
 
+/* a when yes, else b, by masking: no branch that could be mispredicted */
+INLINE unsigned pick(int yes, unsigned a, unsigned b)
+{
+	unsigned m = 0u - (unsigned)(yes != 0);
+
+	return (a & m) | (b & ~m);
+}
+
+/*
+ * Level u of a full narrow or wide LRU set that the access changes (u <=
+ * hit): a fill takes the least recent way, a hit its own; either way that
+ * way moves to the front and its slot gets key and id, so the two cases
+ * share one path without a branch on which. On a hit the way's old id is
+ * id itself: its row entry is cleared and set again.
+ */
+INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
+		      uint64_t key, uint32_t id, uint32_t *cell, int here)
+{
+	const size_t base = set * l->ways;
+	unsigned w;
+
+	if (kind == LK_NARROW_LRU) {
+		uint64_t order = l->order[set];
+		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+
+		w = pick(here, *cell - 1 - (unsigned)base, lru);
+		l->order[set] = level_nibble_front(order, w);
+	} else {
+		w = pick(here, *cell - 1 - (unsigned)base, level_list_tail(l, set));
+		level_list_front(l, set, w);
+	}
+	col[(size_t)l->id[base + w] * nlv] = 0;
+	*cell = (uint32_t)(base + w) + 1;
+	l->key[base + w] = key;
+	l->id[base + w] = id;
+}
+
+/* Whether the LRU set `set` of level l (kind LK_NARROW_LRU or LK_WIDE_LRU)
+ * is full, so that touch_lru() applies. */
+INLINE int lru_full(const struct flevel *l, unsigned kind, size_t set)
+{
+	if (kind == LK_NARROW_LRU)
+		return l->vmask[set] == l->full;
+	return l->nvalid[set] == l->ways;
+}
+
 /* Level u of an access that first hits level `hit`, any kind: u < hit
  * fills, u == hit records the use, u > hit leaves the level alone. */
 INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
 		      uint64_t key, uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
 {
+	if (u > hit)
+		return;
+	kind = level_kind(l, kind);
+	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
+		size_t set = level_set(l, page);
+
+		if (__builtin_expect(lru_full(l, kind, set), 1)) {
+			touch_lru(l, kind, col, nlv, set, key, id, cell, u == hit);
+			return;
+		}
+	}
 	if (u < hit)
 		fill_loc(l, kind, col, nlv, page, key, id, cell);
-	else if (u == hit)
+	else
 		hit_loc(l, kind, page, *cell);
 }
 
@@ -140,11 +202,8 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
 {
 	unsigned hit = nlv;
 
-	for (unsigned u = nlv; u-- > 0;) {
-		unsigned m = 0u - (unsigned)(row[u] != 0);
-
-		hit = (u & m) | (hit & ~m);
-	}
+	for (unsigned u = nlv; u-- > 0;)
+		hit = row[u] ? u : hit;	/* a conditional move */
 	return hit;
 }
 
@@ -154,20 +213,21 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
  */
-INLINE void access_loc(struct fcore *c, struct ftask *t, const unsigned nlv, const unsigned k0,
-		       const unsigned k1, const unsigned k2)
+INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2)
 {
-	uint32_t page = next_page(t, c->r->startup), id, *row, *loc = c->loc;
+	uint32_t page = next_page(t, startup), id, *row;
 	uint64_t key = page_key(t, page, &id);
 	unsigned hit;
 
 	row = loc + (size_t)id * nlv;
 	hit = first_hit(row, nlv);
 	t->hit[hit]++;
+#pragma GCC unroll 6
 	for (unsigned u = 0; u < nlv; u++) {
 		unsigned kind = u == 0 ? k0 : u == 1 ? k1 : u == 2 ? k2 : LK_ANY;
 
-		level_loc(&c->lv[u], kind, loc + u, nlv, page, key, id, row + u, u, hit);
+		level_loc(&lv[u], kind, loc + u, nlv, page, key, id, row + u, u, hit);
 	}
 }
 
@@ -177,7 +237,7 @@ static void access_one(struct fcore *c, struct ftask *t)
 	if (!c->loc)
 		access_hashed(c, t);
 	else
-		access_loc(c, t, c->nlv, LK_ANY, LK_ANY, LK_ANY);
+		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY);
 }
 
 /*
@@ -189,14 +249,23 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
+	uint32_t *const loc = c->loc;
+	const uint64_t startup = c->r->startup;
+	struct flevel lv[MODEL_LEVELS];
 	uint64_t p = 0;
 
+	/* a copy on the stack, which the loop's stores through the levels'
+	   arrays cannot alias: its fields need not be read again after each */
+	for (unsigned u = 0; u < nlv; u++)
+		lv[u] = c->lv[u];
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			access_loc(c, flat[s], nlv, k0, k1, LK_ANY);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			access_loc(c, flat[s], nlv, k0, k1, LK_ANY);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
+	for (unsigned u = 0; u < nlv; u++)
+		c->lv[u] = lv[u];
 }
 
 /* periods_loc() for one level of kind k0, then any. */

@@ -243,6 +243,57 @@ static void presets_against_reference(void)
 	   first_bad[0] ? ": first difference " : "", first_bad);
 }
 
+/*
+ * The benchmark's own runs (scripts/bench-model: 32 tasks, the default
+ * placement, every core of the preset), scaled down to a working set of
+ * twice the largest level, on the zipf and random streams: the quiet loop
+ * with each preset's level kinds (full LRU and NRU sets, hits and fills
+ * taking one path, tasks time-sliced) against the reference.
+ */
+static void presets_as_benchmarked(void)
+{
+	static const char *const pats[] = { "zipf", "random" };
+	unsigned n = 0, agree = 0;
+	char first_bad[200] = "";
+
+	for (int p = 0; model_presets[p]; p++) {
+		for (unsigned pi = 0; pi < 2; pi++) {
+			const struct model_machine *m = model_presets[p];
+			struct model_run r;
+			struct model_stats a, b;
+			unsigned biggest = 0;
+
+			for (unsigned k = 0; k < m->nlevels; k++)
+				if (m->level[k].entries > biggest)
+					biggest = m->level[k].entries;
+			memset(&r, 0, sizeof(r));
+			r.ops = workload_find(pats[pi]);
+			r.ntasks = 32;
+			r.psz = m->strands == 8 ? PSZ_4M : PSZ_2M;
+			r.pages = 2 * biggest;
+			r.rounds = 3;
+			r.seed = 1;
+			r.zipf_theta = 0.99;
+			r.quantum = r.pages / 2 + 7;	/* time slicing within the run */
+			n++;
+			if (model_simulate(m, &r, &a) || model_reference(m, &r, &b)) {
+				snprintf(first_bad, sizeof(first_bad), "%s %s: refused", m->name, pats[pi]);
+				continue;
+			}
+			if (same(&a, &b))
+				agree++;
+			else if (!first_bad[0])
+				snprintf(first_bad, sizeof(first_bad), "%s %s: walks %llu vs %llu", m->name,
+					 pats[pi], (unsigned long long)model_total_walks(&a),
+					 (unsigned long long)model_total_walks(&b));
+			model_stats_free(&a);
+			model_stats_free(&b);
+		}
+	}
+	ok(agree == n, "presets as benchmarked (32 tasks, every core): fast equals the reference on %u/%u runs%s%s",
+	   agree, n, first_bad[0] ? ": first difference " : "", first_bad);
+}
+
 /* The table's long rows use period skipping; check one against the reference. */
 static void long_run_skip(void)
 {
@@ -310,5 +361,6 @@ int main(void)
 	against_reference_hash();
 	model_loc_limit = 1u << 24;
 	presets_against_reference();
+	presets_as_benchmarked();
 	return done_testing();
 }
