@@ -61,6 +61,7 @@ struct plan {
 	uint64_t *cal_ns;		/* in the ctl mapping: 2 * tasks calibration times */
 	uint64_t reps_cap;		/* most repetitions a window may take */
 	unsigned work;			/* test knob SGABENCH_TEST_WORK: extra work per access */
+	int knob;			/* SGABENCH_TEST_WORK is set (even to 0): the knob's read loop */
 };
 
 struct task_arg {

@@ -67,6 +67,7 @@ static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, siz
 			return -EINVAL;
 		}
 		pl->work = (unsigned)v;
+		pl->knob = 1;
 	}
 	return 0;
 }
@@ -191,7 +192,7 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 		}
 		result_set_metric(r, "window-rounds", (double)(pl->ctl->reps * c->rounds));
 	}
-	if (pl->work)
+	if (pl->knob)
 		result_set_metric(r, "test-work", pl->work);
 	if (pl->ctl->generated_in_window)
 		result_set_metric(r, "generated-in-window", 1);

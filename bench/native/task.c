@@ -98,7 +98,7 @@ TOUCH_WINDOW_CODE static uint64_t touch_pass(struct plan *pl, char *base, size_t
 		touch_write(base, pl->shift, off, idx, n);
 		return 0;
 	}
-	if (pl->work)
+	if (pl->knob)
 		return touch_read_work(base, pl->shift, off, idx, n, pl->work);
 	return touch_read(base, pl->shift, off, idx, n);
 }

@@ -180,4 +180,12 @@ EOT
 test_expect_success "a knob run says so in its metrics" - <<-\EOT
 	test_is "$(json '$.metrics."test-work"')" 4
 EOT
+SGABENCH_TEST_WORK=0 run_sga run --tasks 1 --sga-size 16m --page-size 4k --rounds 2 --no-store --json
+test_expect_success "the knob at 0 (its loop, no work, for a comparison's plain arm) says so too" - <<-\EOT
+	test_is "$rc $(json '$.metrics."test-work"')" "0 0"
+EOT
+run_sga run --tasks 1 --sga-size 16m --page-size 4k --rounds 2 --no-store --json
+test_expect_success "without the variable there is no test-work metric" - <<-\EOT
+	test_is "$rc $(json '$.metrics."test-work"')" "0 "
+EOT
 test_done

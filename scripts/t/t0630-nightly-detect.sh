@@ -1,17 +1,18 @@
 #!/bin/sh
 # t0630: the nightly guard against REAL slowdowns on this machine, with
 # configs/nightly itself (8 runs per cell and night):
-#   - A/A: the same binary in three comparisons (night 2 against night 1,
-#     the A arms of the two A/B sweeps against night 2): no regression and
-#     no improvement in
-#     the verdict metrics (first-touch-faults, pte-bytes,
-#     accesses-per-cpu-s);
+#   - A/A: the same binary in two comparisons (night 2 against night 1,
+#     the -O2 arm of the -O0 sweep against night 2): no regression and no
+#     improvement in the verdict metrics (first-touch-faults,
+#     sga-pte-bytes, accesses-per-cpu-s);
 #   - a build of this tree at -O0 against the -O2 one (sweep --ab,
 #     interleaved): a regression in accesses-per-cpu-s in every cell whose
 #     minimum detectable effect lies below the slowdown measured, and in
 #     all 6 cells, and then scripts/nightly exits 1;
-#   - about 10 % slower touch loop (the test knob SGABENCH_TEST_WORK,
-#     calibrated here to >= 10 %) in the 4 KiB cells: likewise, both cells.
+#   - a touch loop about 10 % slower (the test knob SGABENCH_TEST_WORK,
+#     calibrated here to >= 10 % against the knob's loop at 0 units) in the
+#     4 KiB cells, 16 runs per arm: a regression in every cell that could
+#     resolve it, and in at least one.
 # The speed metric is accesses-per-cpu-s (accesses / task-clock): on a
 # shared, loaded VM the wall-clock accesses-per-s measures the share of
 # CPU the tasks got (A/A nights read 0.51-0.55 times as fast at p < 0.005
@@ -20,8 +21,9 @@
 # Slow (3-5 minutes on this 2-CPU VM, more under load): it runs real
 # sweeps. It runs only when asked (make check-slow, SGABENCH_SLOW=1): in 5
 # runs on 3 December 2026 it failed once (the knob unresolvable in one of
-# the two cells, and an A/A pte-bytes "improvement" of 0.905 at p 0.0026),
-# and a chance failure must not gate every change.
+# the two cells, and an A/A pte-bytes "improvement" of 0.905 at p 0.0026,
+# since traced to ASLR: the verdict is now sga-pte-bytes), and a chance
+# failure must not gate every change.
 # shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 # shellcheck source=scripts/lib.sh
@@ -132,28 +134,30 @@ if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B 6; then
 fi
 
 # The knob: calibrate SGABENCH_TEST_WORK to a 10 % slower loop in the
-# 4 KiB, 1-task cell: the smallest of 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48
-# units (one unit: one multiply-add every 64 reads) whose
-# median of 5 runs is at most 0.9 times the median of 5 plain runs. (The
-# work is not linear in N: the knob's own path costs a few per cent, and
-# some of the work hides behind the loads.)
+# 4 KiB, 1-task cell: the smallest of 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48,
+# 64, 96 units (one unit: one multiply-add every 64 reads) whose median of
+# 5 runs is at most 0.9 times the median of 5 runs at 0 units, the two
+# alternating, so that a drift of the machine's load falls on both.
+# Both arms run the knob's loop (SGABENCH_TEST_WORK=0 for the plain one):
+# its own cost per 8-read pass, the owed counter, made it 0.72 times as
+# fast as the normal loop even at 0 units (4 December 2026), so a plain
+# arm on the normal loop would measure that cost, not the calibrated work.
+# (Some of the work hides behind the loads: about 2 % per 3 units here.)
 # shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
 probe() {
 	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json >"$TMPD/probe.json"
 	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/probe.json'), '\$.metrics.\"accesses-per-cpu-s\"')"
 }
-: >"$TMPD/w0"
-for _ in 1 2 3 4 5; do
-	probe 0 >>"$TMPD/w0"
-done
-a0=$(sort -g "$TMPD/w0" | sed -n 3p)
-work=48 aw=""
-for w in 1 2 3 4 6 8 12 16 24 32 48; do
-	: >"$TMPD/w$w"
+work=96 a0="" aw=""
+for w in 1 2 3 4 6 8 12 16 24 32 48 64 96; do
+	: >"$TMPD/p0"
+	: >"$TMPD/pw"
 	for _ in 1 2 3 4 5; do
-		probe "$w" >>"$TMPD/w$w"
+		probe 0 >>"$TMPD/p0"
+		probe "$w" >>"$TMPD/pw"
 	done
-	aw=$(sort -g "$TMPD/w$w" | sed -n 3p)
+	a0=$(sort -g "$TMPD/p0" | sed -n 3p)
+	aw=$(sort -g "$TMPD/pw" | sed -n 3p)
 	if awk -v a="$a0" -v b="$aw" 'BEGIN { exit !(b <= 0.9 * a) }'; then
 		work=$w
 		break
@@ -164,29 +168,41 @@ cat >"$TMPD/slow" <<EOF2
 #!/bin/sh
 SGABENCH_TEST_WORK=$work exec "$O2" "\$@"
 EOF2
-chmod +x "$TMPD/slow"
+cat >"$TMPD/plain" <<EOF2
+#!/bin/sh
+SGABENCH_TEST_WORK=0 exec "$O2" "\$@"
+EOF2
+chmod +x "$TMPD/slow" "$TMPD/plain"
+# The knob sweep runs the 4 KiB cells with 8 passes (16 runs per arm and
+# cell): a night's 8 runs against the last 7 nights' 56 have about the
+# same power (sqrt(1/8 + 1/56) = 0.38 against sqrt(2/16) = 0.35), and an
+# A/B of 8 against 8 (0.5) let one outlier in the plain arm hide the knob
+# (1 of 5 runs on 3 December 2026).
 {
 	cat "$TMPD/nightly"
-	printf 'SWEEP_LAYOUT=4k\n'
+	printf 'SWEEP_LAYOUT=4k\nSWEEP_PASSES=8\n'
 } >"$TMPD/nightly-4k"
 rc=0
-"$top/scripts/sweep" -q --db "$db" --label nightly-20990104 --seed 4 --ab "$O2" "$TMPD/slow" "$TMPD/nightly-4k" \
+"$top/scripts/sweep" -q --db "$db" --label nightly-20990104 --seed 4 --ab "$TMPD/plain" "$TMPD/slow" "$TMPD/nightly-4k" \
 	>"$TMPD/ab.knob" 2>&1 || rc=$?
 is "sweep --ab -O2 against the 10 % knob (4 KiB cells)" "$rc" 0
-aa nightly-20990102 nightly-20990104-A
-is "A/A: the knob sweep's plain arm against night 2: exit 0" "$rc" 0
+# (No A/A of the knob sweep's plain arm against night 2: it runs the
+# knob's loop, a different code path from the nights'.)
 rc=0
 "$O2" compare --db "$db" --baseline label:nightly-20990104-A --candidate label:nightly-20990104-B \
 	--metric accesses-per-cpu-s --higher-better accesses-per-cpu-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
 sed 's/^/#   /' "$TMPD/knob"
-if detect "the 10 % knob (accesses-per-cpu-s, 4 KiB cells)" nightly-20990104-B 2; then
+# Every 4 KiB cell that could resolve a 10 % change must flag it; a cell
+# whose noise that night put its MDE above 1/1.5 of the slowdown is
+# reported, not asserted (the nights' 56 baseline runs resolve more).
+if detect "the 10 % knob (accesses-per-cpu-s, 4 KiB cells)" nightly-20990104-B 1; then
 	is "the 10 % knob: compare exits 1" "$rc" 1
 fi
 ratio=$(sqlite3 "$db" "SELECT group_concat(printf('%.3f', ratio), ' ') FROM verdict
 	WHERE candidate = 'label:nightly-20990104-B' AND metric = 'accesses-per-cpu-s'")
 echo "# the knob's measured accesses-per-cpu-s ratios (tasks 1, 4): $ratio"
 
-aa_in="'label:nightly-20990102', 'label:nightly-20990103-A', 'label:nightly-20990104-A'"
+aa_in="'label:nightly-20990102', 'label:nightly-20990103-A'"
 false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('regression', 'improvement')
 	AND candidate IN ($aa_in)")
 aa_rows=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate IN ($aa_in)")
@@ -197,7 +213,7 @@ is "A/A: no improvement either" \
 	"$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict = 'improvement' AND candidate IN ($aa_in)")" 0
 sqlite3 "$db" "SELECT candidate, cell, metric, verdict, printf('%.4f', ratio), printf('%.3g', p_value), printf('%.3g', noise_floor)
 	FROM verdict WHERE verdict IN ('regression', 'improvement') AND candidate IN ('label:nightly-20990102',
-	'label:nightly-20990103-A', 'label:nightly-20990104-A')" | sed 's/^/#   A\/A alarm: /'
+	'label:nightly-20990103-A')" | sed 's/^/#   A\/A alarm: /'
 sqlite3 "$db" "SELECT candidate, printf('%.1f', 100 * MIN(noise_floor)), printf('%.1f', 100 * MAX(noise_floor)),
 	printf('%.1f', 100 * MIN(mde)), printf('%.1f', 100 * MAX(mde)) FROM verdict WHERE metric = 'accesses-per-cpu-s'
 	GROUP BY candidate" | sed 's/^/# accesses-per-cpu-s floors and MDEs (min %, max %): /'
