@@ -194,7 +194,7 @@ rc=0
 sed 's/^/#   /' "$TMPD/knob"
 # Every 4 KiB cell that could resolve a 10 % change must flag it; a cell
 # whose noise that night put its MDE above 1/1.5 of the slowdown is
-# reported, not asserted (the nights' 56 baseline runs resolve more).
+# reported, not asserted.
 if detect "the 10 % knob (accesses-per-cpu-s, 4 KiB cells)" nightly-20990104-B 1; then
 	is "the 10 % knob: compare exits 1" "$rc" 1
 fi
