@@ -19,45 +19,19 @@ void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 		r->s[i] = splitmix64(&x);
 }
 
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
 uint64_t rng_next(struct rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
+	return rng_step(r->s);
 }
 
 void rng_fill(struct rng *r, uint64_t *out, size_t n)
 {
-	uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+	uint64_t st[4] = { r->s[0], r->s[1], r->s[2], r->s[3] };
 
-	for (size_t i = 0; i < n; i++) {
-		uint64_t t = s1 << 17;
-
-		out[i] = rotl(s1 * 5, 7) * 9;
-		s2 ^= s0;
-		s3 ^= s1;
-		s1 ^= s2;
-		s0 ^= s3;
-		s2 ^= t;
-		s3 = rotl(s3, 45);
-	}
-	r->s[0] = s0;
-	r->s[1] = s1;
-	r->s[2] = s2;
-	r->s[3] = s3;
+	for (size_t i = 0; i < n; i++)
+		out[i] = rng_step(st);
+	for (unsigned k = 0; k < 4; k++)
+		r->s[k] = st[k];
 }
 
 uint64_t rng_below(struct rng *r, uint64_t n)
