@@ -67,6 +67,9 @@ MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
 .PHONY: all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
+# Keep the test and micro-benchmark objects (make would delete them as
+# intermediates, print a long rm line, and build them again next time).
+.SECONDARY:
 
 ifneq ($(CROSS),)
 all: $(SGABENCH)
