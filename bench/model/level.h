@@ -53,7 +53,8 @@ struct flevel {
 				   word w / 64 */
 	unsigned uwords;	/* words of used bits per set: (ways + 63) / 64 */
 	uint64_t ulast;		/* the bits of the last word that hold ways */
-	uint32_t *loc;		/* loc[id * stride]: slot + 1, 0 when absent; NULL: use ix */
+	uint32_t *loc;		/* loc[id * stride]: way + 1 (the set follows from the page),
+				   0 when absent; NULL: use ix */
 	unsigned stride;	/* levels in the core's loc table */
 	struct tlb_index ix;	/* key -> slot, when loc is NULL */
 	uint64_t *order;	/* narrow LRU: per set, way numbers by recency, 4 bits each */
@@ -100,11 +101,9 @@ LEVEL_INLINE size_t level_set(const struct flevel *l, uint32_t page)
 	return (size_t)(((__uint128_t)(l->set_mul * page) * l->sets) >> 64);
 }
 
-/* The slot holding key (dense id `id`), or -1. */
-LEVEL_INLINE long level_find(const struct flevel *l, uint64_t key, uint32_t id)
+/* The slot holding key, or -1, in a level without loc (its hash index). */
+LEVEL_INLINE long level_find(const struct flevel *l, uint64_t key)
 {
-	if (l->loc)
-		return (long)l->loc[(size_t)id * l->stride] - 1;
 	return index_find(&l->ix, key);
 }
 
@@ -236,7 +235,7 @@ static inline void level_fill(struct flevel *l, size_t set, uint64_t key, uint32
 	} else {
 		if (l->key[j] != INVALID)
 			l->loc[(size_t)l->id[j] * l->stride] = 0;
-		l->loc[(size_t)id * l->stride] = (uint32_t)j + 1;
+		l->loc[(size_t)id * l->stride] = w + 1;
 	}
 	l->key[j] = key;
 	l->id[j] = id;

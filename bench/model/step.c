@@ -67,7 +67,7 @@ static void access_hashed(struct fcore *c, struct ftask *t)
 		long slot;
 
 		set[u] = level_set(l, page);
-		slot = level_find(l, key, id);
+		slot = level_find(l, key);
 		if (slot >= 0) {
 			level_use(l, set[u], (unsigned)((size_t)slot - set[u] * l->ways));
 			hit = u;
@@ -85,10 +85,10 @@ static void access_hashed(struct fcore *c, struct ftask *t)
  * A full LRU set, the usual case, evicts its least recent way: a narrow
  * one by rotating its recency word, a wide one from its list's tail.
  */
-INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
+INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
 		     uint64_t key, uint32_t id, uint32_t *cell)
 {
-	const size_t set = level_set(l, page), base = set * l->ways;
+	const size_t base = set * l->ways;
 	uint64_t *const keys = l->key;
 	uint32_t *const ids = l->id;
 	unsigned w;
@@ -116,52 +116,46 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 			col[(size_t)ids[base + w] * nlv] = 0;
 		level_use_k(l, kind, set, w);
 	}
-	*cell = (uint32_t)(base + w) + 1;
+	*cell = w + 1;
 	keys[base + w] = key;
 	ids[base + w] = id;
 }
 
-/* A hit in level l of kind `kind` on slot + 1 = cell: record the use. */
-INLINE void hit_loc(struct flevel *l, unsigned kind, uint32_t page, uint32_t cell)
+/* A hit in level l of kind `kind` on way + 1 = cell, in set `set`: record the use. */
+INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell)
 {
-	size_t set = level_set(l, page);
-
-	level_use_k(l, kind, set, (unsigned)(cell - 1 - set * l->ways));
-}
-
-/* a when yes, else b, by masking: no branch that could be mispredicted */
-INLINE unsigned pick(int yes, unsigned a, unsigned b)
-{
-	unsigned m = 0u - (unsigned)(yes != 0);
-
-	return (a & m) | (b & ~m);
+	level_use_k(l, kind, set, cell - 1);
 }
 
 /*
  * Level u of a full narrow or wide LRU set that the access changes (u <=
- * hit): a fill takes the least recent way, a hit its own; either way that
- * way moves to the front and its slot gets key and id, so the two cases
- * share one path without a branch on which. On a hit the way's old id is
- * id itself: its row entry is cleared and set again.
+ * hit): a fill takes the least recent way, a hit its own (its row entry
+ * *cell is way + 1, 0 when the level does not hold the key); either way
+ * that way moves to the front and its slot gets key and id, so the two
+ * cases share one path, a conditional move, not a branch. On a hit the
+ * way's old id is id itself: its row entry is cleared and set again.
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint64_t key, uint32_t id, uint32_t *cell, int here)
+		      uint64_t key, uint32_t id, uint32_t *cell)
 {
 	const size_t base = set * l->ways;
+	const unsigned c = *cell, mine = c - 1;
 	unsigned w;
 
 	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
 		unsigned lru = (unsigned)(order >> l->top) & 0xf;
 
-		w = pick(here, *cell - 1 - (unsigned)base, lru);
+		w = c ? mine : lru;
 		l->order[set] = level_nibble_front(order, w);
 	} else {
-		w = pick(here, *cell - 1 - (unsigned)base, level_list_tail(l, set));
+		unsigned lru = level_list_tail(l, set);
+
+		w = c ? mine : lru;
 		level_list_front(l, set, w);
 	}
 	col[(size_t)l->id[base + w] * nlv] = 0;
-	*cell = (uint32_t)(base + w) + 1;
+	*cell = w + 1;
 	l->key[base + w] = key;
 	l->id[base + w] = id;
 }
@@ -175,26 +169,21 @@ INLINE int lru_full(const struct flevel *l, unsigned kind, size_t set)
 	return l->nvalid[set] == l->ways;
 }
 
-/* Level u of an access that first hits level `hit`, any kind: u < hit
- * fills, u == hit records the use, u > hit leaves the level alone. */
-INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
+/* Level u of an access that first hits level `hit` (u <= hit), any kind,
+ * in set `set`: u < hit fills, u == hit records the use. */
+INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
 		      uint64_t key, uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
 {
-	if (u > hit)
-		return;
 	kind = level_kind(l, kind);
-	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		size_t set = level_set(l, page);
-
-		if (__builtin_expect(lru_full(l, kind, set), 1)) {
-			touch_lru(l, kind, col, nlv, set, key, id, cell, u == hit);
-			return;
-		}
+	if ((kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) &&
+	    __builtin_expect(lru_full(l, kind, set), 1)) {
+		touch_lru(l, kind, col, nlv, set, key, id, cell);
+		return;
 	}
 	if (u < hit)
-		fill_loc(l, kind, col, nlv, page, key, id, cell);
+		fill_loc(l, kind, col, nlv, set, key, id, cell);
 	else
-		hit_loc(l, kind, page, *cell);
+		hit_loc(l, kind, set, *cell);
 }
 
 /* The first level whose row entry is set (nlv when none): no branch. */
@@ -212,9 +201,11 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
  * first three of kinds k0, k1, k2 (LK_ANY: read at run time): the row of
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
+ * pow2: every level's set count is a power of two (a mask finds the set).
  */
 INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
-		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2)
+		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
+		       const int pow2)
 {
 	uint32_t page = next_page(t, startup), id, *row;
 	uint64_t key = page_key(t, page, &id);
@@ -226,8 +217,12 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 #pragma GCC unroll 6
 	for (unsigned u = 0; u < nlv; u++) {
 		unsigned kind = u == 0 ? k0 : u == 1 ? k1 : u == 2 ? k2 : LK_ANY;
+		size_t set;
 
-		level_loc(&lv[u], kind, loc + u, nlv, page, key, id, row + u, u, hit);
+		if (u > hit)
+			break;
+		set = pow2 ? page & lv[u].set_mask : level_set(&lv[u], page);
+		level_loc(&lv[u], kind, loc + u, nlv, set, key, id, row + u, u, hit);
 	}
 }
 
@@ -237,15 +232,16 @@ static void access_one(struct fcore *c, struct ftask *t)
 	if (!c->loc)
 		access_hashed(c, t);
 	else
-		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY);
+		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY, 0);
 }
 
 /*
  * `periods` issue periods of accesses by the busy slots' tasks, in order
- * (c->flat: c->nflat tasks, c->reps periods' worth).
+ * (c->flat: c->nflat tasks, c->reps periods' worth); kinds and pow2 as
+ * access_loc().
  */
 INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
-			const unsigned k1)
+			const unsigned k1, const int pow2)
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
@@ -260,48 +256,55 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 		lv[u] = c->lv[u];
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, pow2);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, pow2);
 	for (unsigned u = 0; u < nlv; u++)
 		c->lv[u] = lv[u];
 }
 
-/* periods_loc() for one level of kind k0, then any. */
+/* periods_loc() for one level of kind k0, its sets a power of two in number. */
 INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
 {
-	periods_loc(c, periods, 1, k0, LK_ANY);
+	periods_loc(c, periods, 1, k0, LK_ANY, 1);
 }
 
-/* periods_loc() for two levels of kinds k0 and k1. */
+/* periods_loc() for two levels of kinds k0 and k1, their sets powers of two in number. */
 #define KINDS2(a, b) ((a) * 8 + (b))
 static void periods_2(struct fcore *c, uint64_t periods)
 {
 	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
 	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
-		periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU);
+		periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, 1);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_NARROW_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU);
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, 1);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_WIDE_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU);
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, 1);
 		break;
 	default:
-		periods_loc(c, periods, 2, LK_ANY, LK_ANY);
+		periods_loc(c, periods, 2, LK_ANY, LK_ANY, 1);
 		break;
 	}
 }
 
 /* periods_loc() compiled for the usual level counts and kinds (the
- * presets'), else with the kinds read at run time. */
+ * presets', whose set counts are powers of two), else with the kinds
+ * read at run time. */
 static void run_periods(struct fcore *c, uint64_t periods)
 {
+	int pow2 = 1;
+
+	for (unsigned u = 0; u < c->nlv; u++)
+		pow2 &= c->lv[u].pow2;
 	if (!c->loc) {
 		for (uint64_t p = 0; p < periods; p++)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
 				access_hashed(c, c->flat[s]);
+	} else if (!pow2 || c->nlv > 2) {
+		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, 0);
 	} else if (c->nlv == 1) {
 		switch (c->lv[0].kind) {
 		case LK_NRU:
@@ -317,10 +320,8 @@ static void run_periods(struct fcore *c, uint64_t periods)
 			periods_1(c, periods, LK_ANY);
 			break;
 		}
-	} else if (c->nlv == 2) {
-		periods_2(c, periods);
 	} else {
-		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY);
+		periods_2(c, periods);
 	}
 }
 
