@@ -69,14 +69,15 @@ int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned
 			nlv++;
 	nids = number_ids(c);
 	if (nids <= model_loc_limit / nlv) {
-		c->loc = calloc(nids * nlv, sizeof(*c->loc));
+		c->loc = calloc((nids + 1) * nlv, sizeof(*c->loc));	/* row nids: empty slots' */
 		if (!c->loc)
 			return -ENOMEM;
 	}
 	for (unsigned k = 0; k < m->nlevels; k++) {
 		if (!(m->level[k].psz_mask & (1u << r->psz)))
 			continue;
-		if (level_init(&c->lv[c->nlv], m, k, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv))
+		if (level_init(&c->lv[c->nlv], m, k, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv,
+			       (uint32_t)nids))
 			return -ENOMEM;
 		c->nlv++;
 	}

@@ -4,8 +4,14 @@
 #include <string.h>
 #include "model/level.h"
 
+/* Nibble p of order set to way w. */
+static uint64_t with_nibble(uint64_t order, unsigned p, unsigned w)
+{
+	return (order & ~(0xfull << (4 * p))) | ((uint64_t)w << (4 * p));
+}
+
 int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned cn,
-	       uint64_t seed, uint32_t *loc, unsigned stride)
+	       uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid)
 {
 	const struct model_level *ml = &m->level[k];
 	size_t e;
@@ -24,7 +30,7 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	l->set_mul = UINT64_MAX / l->sets + 1;
 	e = (size_t)l->sets * l->ways;
 	l->key = malloc(e * sizeof(*l->key));
-	l->id = calloc(e, sizeof(*l->id));
+	l->id = malloc(e * sizeof(*l->id));
 	l->uwords = (l->ways + 63) / 64;
 	l->ulast = l->ways % 64 ? (1ull << (l->ways % 64)) - 1 : ~0ull;
 	l->used = calloc((size_t)l->sets * l->uwords, sizeof(*l->used));
@@ -32,17 +38,21 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 		return -ENOMEM;
 	l->loc = loc;
 	l->stride = stride;
+	l->noid = loc ? noid : 0;
 	if (!loc && index_init(&l->ix, e))
 		return -ENOMEM;
-	for (size_t j = 0; j < e; j++)
+	for (size_t j = 0; j < e; j++) {
 		l->key[j] = INVALID;
+		l->id[j] = l->noid;
+	}
 	rng_seed(&l->rng, seed, 0x7100 + (uint64_t)cn * MODEL_LEVELS + k);
 	if (!l->wide) {
-		/* nibble p holds way p; nibbles beyond the ways hold 0xf, never a way */
+		/* nibble p holds way ways - 1 - p (all empty: way 0 least recent);
+		   nibbles beyond the ways hold 0xf, never a way */
 		uint64_t init = ~0ull;
 
-		for (unsigned w = 0; w < l->ways; w++)
-			init = (init & ~(0xfull << (4 * w))) | ((uint64_t)w << (4 * w));
+		for (unsigned p = 0; p < l->ways; p++)
+			init = with_nibble(init, p, l->ways - 1 - p);
 		l->full = (uint32_t)((1ull << l->ways) - 1);
 		l->nibbles = l->ways < 16 ? (1ull << (4 * l->ways)) - 1 : ~0ull;
 		l->order = malloc(l->sets * sizeof(*l->order));
@@ -114,6 +124,26 @@ void level_fill_hashed(struct flevel *l, size_t j, uint64_t key)
 	index_add(&l->ix, key, j);
 }
 
+/* A narrow LRU set's order with its empty ways moved behind the valid
+ * ones, the lowest-numbered last; the valid ways keep their order. */
+static uint64_t empty_last(const struct flevel *l, size_t set)
+{
+	const uint64_t *key = l->key + set * l->ways;
+	uint64_t order = l->order[set], out = order;
+	unsigned p = 0;
+
+	for (unsigned q = 0; q < l->ways; q++) {
+		unsigned w = (unsigned)(order >> (4 * q)) & 0xf;
+
+		if (key[w] != INVALID)
+			out = with_nibble(out, p++, w);
+	}
+	for (unsigned w = l->ways; w-- > 0;)
+		if (key[w] == INVALID)
+			out = with_nibble(out, p++, w);
+	return out;
+}
+
 void level_flush_tag(struct flevel *l, uint64_t tag)
 {
 	size_t n = (size_t)l->sets * l->ways;
@@ -133,8 +163,12 @@ void level_flush_tag(struct flevel *l, uint64_t tag)
 				l->lowinv[set] = w;
 		}
 		l->key[j] = INVALID;
+		l->id[j] = l->noid;
 		l->used[set * l->uwords + w / 64] &= ~(1ull << (w % 64));
 	}
+	if (l->kind == LK_NARROW_LRU)
+		for (size_t set = 0; set < l->sets; set++)
+			l->order[set] = empty_last(l, set);
 }
 
 void level_order(const struct flevel *l, size_t set, uint16_t *out)

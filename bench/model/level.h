@@ -9,17 +9,22 @@
  * slot in each level (the levels of one id side by side, so one access
  * touches one cache line), when the table fits in model_loc_limit, else
  * through a hash index on the key (index.h). Replacement state:
- *  - narrow sets (at most LEVEL_NARROW ways): a bit mask of valid ways per
- *    set, and for LRU the recency order as 4-bit way numbers in one 64-bit
- *    word (nibble 0 the most recent), moved to the front in a few
- *    instructions;
+ *  - narrow sets (at most LEVEL_NARROW ways): for LRU the recency order as
+ *    4-bit way numbers in one 64-bit word (nibble 0 the most recent),
+ *    moved to the front in a few instructions, in which the empty ways are
+ *    always the least recent, the lowest-numbered last, so that the least
+ *    recent way is the victim whether the set is full or not; for NRU and
+ *    random a bit mask of valid ways per set;
  *  - wide sets: a count of valid ways and the lowest possibly invalid way,
  *    and for LRU a circular doubly linked recency list with a head node,
  *    so that moving a way to the front takes no branch.
  * The recency order is the one ref.c's timestamps give; level_order()
  * writes it in the canonical form the period detector compares
- * (period.c): ways most recent first, ways never filled last in index
- * order.
+ * (period.c): valid ways most recent first, then the empty ways (narrow
+ * LRU: highest-numbered first; wide LRU: in index order).
+ *
+ * With a loc table, an empty slot holds the id `noid`, whose row of the
+ * table is scratch: evicting an empty slot clears an entry nobody reads.
  */
 #ifndef SGA_MODEL_LEVEL_H
 #define SGA_MODEL_LEVEL_H
@@ -53,12 +58,13 @@ struct flevel {
 				   word w / 64 */
 	unsigned uwords;	/* words of used bits per set: (ways + 63) / 64 */
 	uint64_t ulast;		/* the bits of the last word that hold ways */
+	uint32_t noid;		/* with loc: the id of an empty slot (a scratch row of loc) */
 	uint32_t *loc;		/* loc[id * stride]: way + 1 (the set follows from the page),
 				   0 when absent; NULL: use ix */
 	unsigned stride;	/* levels in the core's loc table */
 	struct tlb_index ix;	/* key -> slot, when loc is NULL */
 	uint64_t *order;	/* narrow LRU: per set, way numbers by recency, 4 bits each */
-	uint32_t *vmask;	/* narrow: per set, bit w set when way w is valid */
+	uint32_t *vmask;	/* narrow NRU and random: per set, bit w set when way w is valid */
 	uint32_t full;		/* narrow: vmask of a full set */
 	uint64_t nibbles;	/* narrow: the nibbles of an order word that hold ways */
 	uint16_t *prev, *next;	/* wide LRU: per set, ways + 1 links of a circular recency
@@ -73,11 +79,11 @@ struct flevel {
  * Set up l as level k of machine m, empty, for core cn of a run seeded
  * with seed (the random-replacement stream is the one ref.c uses). loc,
  * zeroed, is this level's column of the core's table (stride levels per
- * id), or NULL to use a hash index instead. Returns 0 or -ENOMEM;
- * level_free() cleans up either way (loc stays the caller's).
+ * id, row noid scratch), or NULL to use a hash index instead. Returns 0
+ * or -ENOMEM; level_free() cleans up either way (loc stays the caller's).
  */
 int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned cn,
-	       uint64_t seed, uint32_t *loc, unsigned stride);
+	       uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid);
 void level_free(struct flevel *l);
 
 /* A wide set that is not full: its lowest invalid way, counted as valid
@@ -201,7 +207,9 @@ LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set
 	int wide;
 
 	kind = level_kind(l, kind);
-	wide = kind == LK_WIDE_LRU ? 1 : kind == LK_NARROW_LRU ? 0 : l->wide;
+	if (kind == LK_NARROW_LRU)	/* an empty way, lowest first, else the least recent */
+		return (unsigned)(l->order[set] >> l->top) & 0xf;
+	wide = kind == LK_WIDE_LRU ? 1 : l->wide;
 	if (!wide) {
 		uint32_t inv = ~l->vmask[set] & l->full;
 
@@ -211,8 +219,6 @@ LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set
 			l->vmask[set] |= 1u << w;
 			return w;
 		}
-		if (kind == LK_NARROW_LRU)
-			return (unsigned)(l->order[set] >> l->top) & 0xf;
 	} else if (l->nvalid[set] < l->ways) {
 		return level_first_invalid(l, set);
 	} else if (kind == LK_WIDE_LRU) {

@@ -94,11 +94,10 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 	unsigned w;
 
 	kind = level_kind(l, kind);
-	if (kind == LK_NARROW_LRU && __builtin_expect(l->vmask[set] == l->full, 1)) {
-		uint64_t order = l->order[set], nib = l->nibbles;
-
-		w = (unsigned)(order >> l->top) & 0xf;
-		l->order[set] = ((order << 4) & nib) | (order & ~nib) | w;
+	if (kind == LK_NARROW_LRU) {
+		/* the least recent way, empty or not (an empty slot's id is noid) */
+		w = (unsigned)(l->order[set] >> l->top) & 0xf;
+		l->order[set] = level_nibble_rotate(l, l->order[set], w);
 		col[(size_t)ids[base + w] * nlv] = 0;
 	} else if (kind == LK_WIDE_LRU && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
 		/* a full wide LRU set: the least recent way goes first */
@@ -160,12 +159,13 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 	l->id[base + w] = id;
 }
 
-/* Whether the LRU set `set` of level l (kind LK_NARROW_LRU or LK_WIDE_LRU)
- * is full, so that touch_lru() applies. */
+/* Whether touch_lru() applies to the LRU set `set` of level l (kind
+ * LK_NARROW_LRU or LK_WIDE_LRU): any narrow set (its empty ways are the
+ * least recent), a wide one when full. */
 INLINE int lru_full(const struct flevel *l, unsigned kind, size_t set)
 {
 	if (kind == LK_NARROW_LRU)
-		return l->vmask[set] == l->full;
+		return 1;
 	return l->nvalid[set] == l->ways;
 }
 
