@@ -69,13 +69,14 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	l->lowinv = calloc(l->sets, sizeof(*l->lowinv));
 	if (!l->prev || !l->next || !l->nvalid || !l->lowinv)
 		return -ENOMEM;
-	/* each set's list: the head node, then ways 0, 1, ... in order */
+	/* each set's list: the head node, then ways ways - 1, ..., 1, 0 (all
+	   empty: way 0 least recent) */
 	for (size_t set = 0; set < l->sets; set++) {
 		uint16_t *pv = l->prev + set * (l->ways + 1), *nx = l->next + set * (l->ways + 1);
 
 		for (unsigned w = 0; w <= l->ways; w++) {
-			pv[w] = (uint16_t)(w ? w - 1 : l->ways);
-			nx[w] = (uint16_t)(w < l->ways ? w + 1 : 0);
+			nx[w] = (uint16_t)(w == l->ways ? w - 1 : w ? w - 1 : l->ways);
+			pv[w] = (uint16_t)(w == l->ways ? 0 : w + 1);
 		}
 	}
 	return 0;
@@ -144,6 +145,33 @@ static uint64_t empty_last(const struct flevel *l, size_t set)
 	return out;
 }
 
+/* A wide LRU set's list relinked with its empty ways behind the valid
+ * ones, the lowest-numbered last; the valid ways keep their order. */
+static void list_empty_last(struct flevel *l, size_t set)
+{
+	const unsigned hd = l->ways;
+	const uint64_t *key = l->key + set * l->ways;
+	uint16_t *pv = l->prev + set * (hd + 1), *nx = l->next + set * (hd + 1);
+
+	for (unsigned w = nx[hd], n; w != hd; w = n) {
+		n = nx[w];
+		if (key[w] == INVALID) {	/* unlink it */
+			nx[pv[w]] = (uint16_t)n;
+			pv[n] = pv[w];
+		}
+	}
+	for (unsigned w = hd; w-- > 0;) {
+		if (key[w] == INVALID) {	/* append it at the tail */
+			unsigned t = pv[hd];
+
+			nx[t] = (uint16_t)w;
+			pv[w] = (uint16_t)t;
+			nx[w] = (uint16_t)hd;
+			pv[hd] = (uint16_t)w;
+		}
+	}
+}
+
 void level_flush_tag(struct flevel *l, uint64_t tag)
 {
 	size_t n = (size_t)l->sets * l->ways;
@@ -157,7 +185,7 @@ void level_flush_tag(struct flevel *l, uint64_t tag)
 		unlocate(l, j);
 		if (!l->wide) {
 			l->vmask[set] &= ~(1u << w);
-		} else {
+		} else if (l->kind != LK_WIDE_LRU) {
 			l->nvalid[set]--;
 			if (w < l->lowinv[set])
 				l->lowinv[set] = w;
@@ -169,6 +197,9 @@ void level_flush_tag(struct flevel *l, uint64_t tag)
 	if (l->kind == LK_NARROW_LRU)
 		for (size_t set = 0; set < l->sets; set++)
 			l->order[set] = empty_last(l, set);
+	if (l->kind == LK_WIDE_LRU)
+		for (size_t set = 0; set < l->sets; set++)
+			list_empty_last(l, set);
 }
 
 void level_order(const struct flevel *l, size_t set, uint16_t *out)

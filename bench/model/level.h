@@ -6,22 +6,24 @@
  * Every key (tag << 32 | page) of a core also has a dense id, numbered by
  * sim.c (the core's tags times the pages a task can touch). A level finds
  * a key without scanning: through `loc`, the core's table from id to the
- * slot in each level (the levels of one id side by side, so one access
+ * way in each level (the levels of one id side by side, so one access
  * touches one cache line), when the table fits in model_loc_limit, else
  * through a hash index on the key (index.h). Replacement state:
  *  - narrow sets (at most LEVEL_NARROW ways): for LRU the recency order as
  *    4-bit way numbers in one 64-bit word (nibble 0 the most recent),
- *    moved to the front in a few instructions, in which the empty ways are
- *    always the least recent, the lowest-numbered last, so that the least
- *    recent way is the victim whether the set is full or not; for NRU and
- *    random a bit mask of valid ways per set;
- *  - wide sets: a count of valid ways and the lowest possibly invalid way,
- *    and for LRU a circular doubly linked recency list with a head node,
- *    so that moving a way to the front takes no branch.
+ *    moved to the front in a few instructions; for NRU and random a bit
+ *    mask of valid ways per set;
+ *  - wide sets: for LRU a circular doubly linked recency list with a
+ *    head node, so that moving a way to the front takes no branch; for
+ *    NRU and random a count of valid ways and the lowest possibly invalid
+ *    way.
+ * In an LRU set (narrow or wide) the empty ways are always the least
+ * recent, the lowest-numbered last, so that the least recent way is the
+ * victim whether the set is full or not.
  * The recency order is the one ref.c's timestamps give; level_order()
  * writes it in the canonical form the period detector compares
- * (period.c): valid ways most recent first, then the empty ways (narrow
- * LRU: highest-numbered first; wide LRU: in index order).
+ * (period.c): valid ways most recent first, then the empty ways,
+ * highest-numbered first.
  *
  * With a loc table, an empty slot holds the id `noid`, whose row of the
  * table is scratch: evicting an empty slot clears an entry nobody reads.
@@ -70,8 +72,8 @@ struct flevel {
 	uint16_t *prev, *next;	/* wide LRU: per set, ways + 1 links of a circular recency
 				   list; link `ways` is the list's head node: next[ways] is
 				   the most recent way, prev[ways] the least recent */
-	uint32_t *nvalid;	/* wide: valid ways per set */
-	uint32_t *lowinv;	/* wide: no way below this one is invalid */
+	uint32_t *nvalid;	/* wide NRU and random: valid ways per set */
+	uint32_t *lowinv;	/* wide NRU and random: no way below this one is invalid */
 	struct rng rng;		/* random replacement */
 };
 
@@ -207,9 +209,12 @@ LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set
 	int wide;
 
 	kind = level_kind(l, kind);
-	if (kind == LK_NARROW_LRU)	/* an empty way, lowest first, else the least recent */
+	/* LRU: an empty way, lowest first, else the least recent (level.h) */
+	if (kind == LK_NARROW_LRU)
 		return (unsigned)(l->order[set] >> l->top) & 0xf;
-	wide = kind == LK_WIDE_LRU ? 1 : l->wide;
+	if (kind == LK_WIDE_LRU)
+		return level_list_tail(l, set);
+	wide = l->wide;
 	if (!wide) {
 		uint32_t inv = ~l->vmask[set] & l->full;
 
@@ -221,8 +226,6 @@ LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set
 		}
 	} else if (l->nvalid[set] < l->ways) {
 		return level_first_invalid(l, set);
-	} else if (kind == LK_WIDE_LRU) {
-		return level_list_tail(l, set);
 	}
 	if (kind == LK_NRU)
 		return level_victim_nru(l, set);

@@ -99,8 +99,8 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 		w = (unsigned)(l->order[set] >> l->top) & 0xf;
 		l->order[set] = level_nibble_rotate(l, l->order[set], w);
 		col[(size_t)ids[base + w] * nlv] = 0;
-	} else if (kind == LK_WIDE_LRU && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
-		/* a full wide LRU set: the least recent way goes first */
+	} else if (kind == LK_WIDE_LRU) {
+		/* the least recent way, empty or not, goes first */
 		w = level_list_tail(l, set);
 		level_list_front(l, set, w);
 		col[(size_t)ids[base + w] * nlv] = 0;
@@ -159,24 +159,13 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 	l->id[base + w] = id;
 }
 
-/* Whether touch_lru() applies to the LRU set `set` of level l (kind
- * LK_NARROW_LRU or LK_WIDE_LRU): any narrow set (its empty ways are the
- * least recent), a wide one when full. */
-INLINE int lru_full(const struct flevel *l, unsigned kind, size_t set)
-{
-	if (kind == LK_NARROW_LRU)
-		return 1;
-	return l->nvalid[set] == l->ways;
-}
-
 /* Level u of an access that first hits level `hit` (u <= hit), any kind,
  * in set `set`: u < hit fills, u == hit records the use. */
 INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
 		      uint64_t key, uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
 {
 	kind = level_kind(l, kind);
-	if ((kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) &&
-	    __builtin_expect(lru_full(l, kind, set), 1)) {
+	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
 		touch_lru(l, kind, col, nlv, set, key, id, cell);
 		return;
 	}

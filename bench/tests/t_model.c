@@ -353,7 +353,7 @@ static void parser(void)
 
 /*
  * Tag none flushes a strand's entries at each switch, leaving empty ways
- * in the middle of LRU sets of 4 to 16 ways: the fast model keeps them
+ * in the middle of LRU sets of 4 to 32 ways: the fast model keeps them
  * least recent (level.h), and must still match the reference, with loc
  * tables and through hash indexes.
  */
@@ -402,7 +402,7 @@ static void flushes_against_reference(void)
 		}
 	}
 	model_loc_limit = 1u << 24;
-	ok(agree == n, "tag none, flushes in LRU sets of 4 to 16 ways: fast equals the reference on %u/%u runs",
+	ok(agree == n, "tag none, flushes in narrow and wide LRU sets (4 to 32 ways): fast equals the reference on %u/%u runs",
 	   agree, n);
 }
 
