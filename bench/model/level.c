@@ -29,12 +29,12 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	l->top = l->wide ? 0 : 4 * (l->ways - 1);
 	l->set_mul = UINT64_MAX / l->sets + 1;
 	e = (size_t)l->sets * l->ways;
-	l->key = malloc(e * sizeof(*l->key));
+	l->key = loc ? NULL : malloc(e * sizeof(*l->key));
 	l->id = malloc(e * sizeof(*l->id));
 	l->uwords = (l->ways + 63) / 64;
 	l->ulast = l->ways % 64 ? (1ull << (l->ways % 64)) - 1 : ~0ull;
 	l->used = calloc((size_t)l->sets * l->uwords, sizeof(*l->used));
-	if (!l->key || !l->id || !l->used)
+	if ((!loc && !l->key) || !l->id || !l->used)
 		return -ENOMEM;
 	l->loc = loc;
 	l->stride = stride;
@@ -42,7 +42,8 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	if (!loc && index_init(&l->ix, e))
 		return -ENOMEM;
 	for (size_t j = 0; j < e; j++) {
-		l->key[j] = INVALID;
+		if (l->key)
+			l->key[j] = INVALID;
 		l->id[j] = l->noid;
 	}
 	rng_seed(&l->rng, seed, 0x7100 + (uint64_t)cn * MODEL_LEVELS + k);
@@ -102,7 +103,7 @@ unsigned level_first_invalid(struct flevel *l, size_t set)
 	size_t base = set * l->ways;
 	unsigned w = l->lowinv[set];
 
-	while (l->key[base + w] != INVALID)
+	while (level_valid(l, base + w))
 		w++;
 	l->lowinv[set] = w + 1;
 	l->nvalid[set]++;
@@ -129,18 +130,18 @@ void level_fill_hashed(struct flevel *l, size_t j, uint64_t key)
  * ones, the lowest-numbered last; the valid ways keep their order. */
 static uint64_t empty_last(const struct flevel *l, size_t set)
 {
-	const uint64_t *key = l->key + set * l->ways;
+	const size_t base = set * l->ways;
 	uint64_t order = l->order[set], out = order;
 	unsigned p = 0;
 
 	for (unsigned q = 0; q < l->ways; q++) {
 		unsigned w = (unsigned)(order >> (4 * q)) & 0xf;
 
-		if (key[w] != INVALID)
+		if (level_valid(l, base + w))
 			out = with_nibble(out, p++, w);
 	}
 	for (unsigned w = l->ways; w-- > 0;)
-		if (key[w] == INVALID)
+		if (!level_valid(l, base + w))
 			out = with_nibble(out, p++, w);
 	return out;
 }
@@ -150,18 +151,18 @@ static uint64_t empty_last(const struct flevel *l, size_t set)
 static void list_empty_last(struct flevel *l, size_t set)
 {
 	const unsigned hd = l->ways;
-	const uint64_t *key = l->key + set * l->ways;
+	const size_t base = set * l->ways;
 	uint16_t *pv = l->prev + set * (hd + 1), *nx = l->next + set * (hd + 1);
 
 	for (unsigned w = nx[hd], n; w != hd; w = n) {
 		n = nx[w];
-		if (key[w] == INVALID) {	/* unlink it */
+		if (!level_valid(l, base + w)) {	/* unlink it */
 			nx[pv[w]] = (uint16_t)n;
 			pv[n] = pv[w];
 		}
 	}
 	for (unsigned w = hd; w-- > 0;) {
-		if (key[w] == INVALID) {	/* append it at the tail */
+		if (!level_valid(l, base + w)) {	/* append it at the tail */
 			unsigned t = pv[hd];
 
 			nx[t] = (uint16_t)w;
@@ -180,7 +181,7 @@ void level_flush_tag(struct flevel *l, uint64_t tag)
 		size_t set = j / l->ways;
 		unsigned w = (unsigned)(j % l->ways);
 
-		if (l->key[j] == INVALID || (l->key[j] >> 32) != tag)
+		if (!level_valid(l, j) || level_tag(l, j) != tag)
 			continue;
 		unlocate(l, j);
 		if (!l->wide) {
@@ -190,7 +191,8 @@ void level_flush_tag(struct flevel *l, uint64_t tag)
 			if (w < l->lowinv[set])
 				l->lowinv[set] = w;
 		}
-		l->key[j] = INVALID;
+		if (l->key)
+			l->key[j] = INVALID;
 		l->id[j] = l->noid;
 		l->used[set * l->uwords + w / 64] &= ~(1ull << (w % 64));
 	}

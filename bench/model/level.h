@@ -25,8 +25,11 @@
  * (period.c): valid ways most recent first, then the empty ways,
  * highest-numbered first.
  *
- * With a loc table, an empty slot holds the id `noid`, whose row of the
- * table is scratch: evicting an empty slot clears an entry nobody reads.
+ * With a loc table a slot holds only the dense id of its key (the key
+ * follows from it: level_tag), and an empty slot holds the id `noid`,
+ * whose row of the table is scratch: evicting an empty slot clears an
+ * entry nobody reads. Without one, a slot holds its key (INVALID when
+ * empty) for the hash index.
  */
 #ifndef SGA_MODEL_LEVEL_H
 #define SGA_MODEL_LEVEL_H
@@ -54,13 +57,15 @@ struct flevel {
 	uint32_t set_mask;	/* sets - 1 */
 	unsigned top;		/* narrow: 4 * (ways - 1), the least recent way's nibble */
 	uint64_t set_mul;	/* page % sets as ((set_mul * page) * sets) >> 64 */
-	uint64_t *key;		/* sets * ways: tag << 32 | page, INVALID when empty */
-	uint32_t *id;		/* sets * ways: the dense id of each valid key */
+	uint64_t *key;		/* without loc: sets * ways: tag << 32 | page, INVALID when empty */
+	uint32_t *id;		/* sets * ways: the dense id of each valid key (noid when empty) */
 	uint64_t *used;		/* NRU used bits: per set, uwords words, way w's bit w % 64 of
 				   word w / 64 */
 	unsigned uwords;	/* words of used bits per set: (ways + 63) / 64 */
 	uint64_t ulast;		/* the bits of the last word that hold ways */
 	uint32_t noid;		/* with loc: the id of an empty slot (a scratch row of loc) */
+	const uint64_t *tags;	/* with loc: the tag of ids n * span .. n * span + span - 1 is tags[n] */
+	uint64_t span;
 	uint32_t *loc;		/* loc[id * stride]: way + 1 (the set follows from the page),
 				   0 when absent; NULL: use ix */
 	unsigned stride;	/* levels in the core's loc table */
@@ -107,6 +112,18 @@ LEVEL_INLINE size_t level_set(const struct flevel *l, uint32_t page)
 	if (l->pow2)
 		return page & l->set_mask;
 	return (size_t)(((__uint128_t)(l->set_mul * page) * l->sets) >> 64);
+}
+
+/* Whether slot j holds a key. */
+LEVEL_INLINE int level_valid(const struct flevel *l, size_t j)
+{
+	return l->loc ? l->id[j] != l->noid : l->key[j] != INVALID;
+}
+
+/* The tag of the key in slot j (a valid one). */
+LEVEL_INLINE uint64_t level_tag(const struct flevel *l, size_t j)
+{
+	return l->loc ? l->tags[l->id[j] / l->span] : l->key[j] >> 32;
 }
 
 /* The slot holding key, or -1, in a level without loc (its hash index). */
@@ -241,12 +258,11 @@ static inline void level_fill(struct flevel *l, size_t set, uint64_t key, uint32
 
 	if (!l->loc) {
 		level_fill_hashed(l, j, key);
+		l->key[j] = key;
 	} else {
-		if (l->key[j] != INVALID)
-			l->loc[(size_t)l->id[j] * l->stride] = 0;
+		l->loc[(size_t)l->id[j] * l->stride] = 0;	/* noid's row when empty */
 		l->loc[(size_t)id * l->stride] = w + 1;
 	}
-	l->key[j] = key;
 	l->id[j] = id;
 	level_use(l, set, w);
 }

@@ -37,6 +37,14 @@ INLINE uint32_t next_page(struct ftask *t, uint64_t startup)
 	return next_page_slow(t, startup);
 }
 
+/* Task t's dense id for page. */
+INLINE uint32_t page_id(const struct ftask *t, uint32_t page)
+{
+	if (__builtin_expect(page < 0x80000000u, 1))
+		return t->idbase + page;
+	return t->pidbase + (page - 0x80000000u);
+}
+
 /* Task t's key and dense id for page. */
 INLINE uint64_t page_key(const struct ftask *t, uint32_t page, uint32_t *id)
 {
@@ -80,16 +88,17 @@ static void access_hashed(struct fcore *c, struct ftask *t)
 }
 
 /*
- * Fill key (dense id) into level l of kind `kind` (level_kind), whose loc
- * column is col (stride nlv), and point the key's row entry *cell at it.
- * A full LRU set, the usual case, evicts its least recent way: a narrow
- * one by rotating its recency word, a wide one from its list's tail.
+ * Fill the key of dense id `id` into level l of kind `kind` (level_kind),
+ * whose loc column is col (stride nlv), and point the key's row entry
+ * *cell at it. An LRU set evicts its least recent way (an empty one when
+ * there is one): a narrow one by rotating its recency word, a wide one
+ * from its list's tail. The victim's row entry is cleared (noid's, a
+ * scratch row, when the slot was empty).
  */
 INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		     uint64_t key, uint32_t id, uint32_t *cell)
+		     uint32_t id, uint32_t *cell)
 {
 	const size_t base = set * l->ways;
-	uint64_t *const keys = l->key;
 	uint32_t *const ids = l->id;
 	unsigned w;
 
@@ -111,12 +120,10 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 		col[(size_t)ids[base + w] * nlv] = 0;
 	} else {
 		w = level_victim_k(l, kind, set);
-		if (keys[base + w] != INVALID)
-			col[(size_t)ids[base + w] * nlv] = 0;
+		col[(size_t)ids[base + w] * nlv] = 0;
 		level_use_k(l, kind, set, w);
 	}
 	*cell = w + 1;
-	keys[base + w] = key;
 	ids[base + w] = id;
 }
 
@@ -130,12 +137,12 @@ INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell)
  * Level u of a full narrow or wide LRU set that the access changes (u <=
  * hit): a fill takes the least recent way, a hit its own (its row entry
  * *cell is way + 1, 0 when the level does not hold the key); either way
- * that way moves to the front and its slot gets key and id, so the two
+ * that way moves to the front and its slot gets the id, so the two
  * cases share one path, a conditional move, not a branch. On a hit the
  * way's old id is id itself: its row entry is cleared and set again.
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint64_t key, uint32_t id, uint32_t *cell)
+		      uint32_t id, uint32_t *cell)
 {
 	const size_t base = set * l->ways;
 	const unsigned c = *cell, mine = c - 1;
@@ -155,22 +162,21 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 	}
 	col[(size_t)l->id[base + w] * nlv] = 0;
 	*cell = w + 1;
-	l->key[base + w] = key;
 	l->id[base + w] = id;
 }
 
 /* Level u of an access that first hits level `hit` (u <= hit), any kind,
  * in set `set`: u < hit fills, u == hit records the use. */
 INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint64_t key, uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
+		      uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		touch_lru(l, kind, col, nlv, set, key, id, cell);
+		touch_lru(l, kind, col, nlv, set, id, cell);
 		return;
 	}
 	if (u < hit)
-		fill_loc(l, kind, col, nlv, set, key, id, cell);
+		fill_loc(l, kind, col, nlv, set, id, cell);
 	else
 		hit_loc(l, kind, set, *cell);
 }
@@ -196,8 +202,7 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
 		       const int pow2)
 {
-	uint32_t page = next_page(t, startup), id, *row;
-	uint64_t key = page_key(t, page, &id);
+	uint32_t page = next_page(t, startup), id = page_id(t, page), *row;
 	unsigned hit;
 
 	row = loc + (size_t)id * nlv;
@@ -211,7 +216,7 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 		if (u > hit)
 			break;
 		set = pow2 ? page & lv[u].set_mask : level_set(&lv[u], page);
-		level_loc(&lv[u], kind, loc + u, nlv, set, key, id, row + u, u, hit);
+		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit);
 	}
 }
 
