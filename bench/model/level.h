@@ -132,15 +132,20 @@ LEVEL_INLINE long level_find(const struct flevel *l, uint64_t key)
 	return index_find(&l->ix, key);
 }
 
-/* Move way w to the front of a narrow set's recency word. */
+/*
+ * Move way w to the front of a narrow set's recency word: the nibbles
+ * below w's move up one, those above stay. z's lowest set bit is the top
+ * bit of the lowest nibble of order equal to w (bits above it may be set
+ * too: a borrow); z ^ (z - 1) is the mask of the nibbles up to that one,
+ * which take the order shifted up by a nibble.
+ */
 LEVEL_INLINE uint64_t level_nibble_front(uint64_t order, unsigned w)
 {
 	const uint64_t ones = 0x1111111111111111ull;
 	uint64_t x = order ^ (ones * w), z = (x - ones) & ~x & (ones << 3);
-	/* m: the nibbles from w's position up; (m << 4) drops w's own */
-	uint64_t m = ~0ull << (__builtin_ctzll(z) & ~3u);
+	uint64_t upto = z ^ (z - 1);
 
-	return (order & (m << 4)) | ((order & ~m) << 4) | w;
+	return (order ^ ((order ^ (order << 4)) & upto)) | w;
 }
 
 /* A narrow LRU set's recency word after its least recent way, w, moved to
