@@ -191,16 +191,24 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
 	return hit;
 }
 
+/* How access_loc() finds the set of a page in each level. */
+enum sets {
+	SETS_ANY,	/* level_set() */
+	SETS_POW2,	/* every level has a power of two of sets: a mask */
+	SETS_ONE0	/* the same, and level 0 has one set (fully associative) */
+};
+
 /*
  * One access of task t on a core with a loc table of nlv levels, the
  * first three of kinds k0, k1, k2 (LK_ANY: read at run time): the row of
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
- * pow2: every level's set count is a power of two (a mask finds the set).
+ * sets (enum sets): how the set of a page is found, a constant in each
+ * caller.
  */
 INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
 		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
-		       const int pow2)
+		       const unsigned sets)
 {
 	uint32_t page = next_page(t, startup), id = page_id(t, page), *row;
 	unsigned hit;
@@ -215,7 +223,12 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 
 		if (u > hit)
 			break;
-		set = pow2 ? page & lv[u].set_mask : level_set(&lv[u], page);
+		if (sets == SETS_ONE0 && u == 0)
+			set = 0;
+		else if (sets != SETS_ANY)
+			set = page & lv[u].set_mask;
+		else
+			set = level_set(&lv[u], page);
 		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit);
 	}
 }
@@ -226,16 +239,16 @@ static void access_one(struct fcore *c, struct ftask *t)
 	if (!c->loc)
 		access_hashed(c, t);
 	else
-		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY, 0);
+		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY, SETS_ANY);
 }
 
 /*
  * `periods` issue periods of accesses by the busy slots' tasks, in order
- * (c->flat: c->nflat tasks, c->reps periods' worth); kinds and pow2 as
+ * (c->flat: c->nflat tasks, c->reps periods' worth); kinds and sets as
  * access_loc().
  */
 INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
-			const unsigned k1, const int pow2)
+			const unsigned k1, const unsigned sets)
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
@@ -250,36 +263,47 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 		lv[u] = c->lv[u];
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, pow2);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, pow2);
+			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
 	for (unsigned u = 0; u < nlv; u++)
 		c->lv[u] = lv[u];
 }
 
-/* periods_loc() for one level of kind k0, its sets a power of two in number. */
+/* periods_loc() for one level of kind k0, its sets a power of two in
+ * number; an NRU or wide LRU level with one set is compiled apart. */
 INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
 {
-	periods_loc(c, periods, 1, k0, LK_ANY, 1);
+	if ((k0 == LK_NRU || k0 == LK_WIDE_LRU) && c->lv[0].sets == 1)
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0);
+	else
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_POW2);
 }
 
-/* periods_loc() for two levels of kinds k0 and k1, their sets powers of two in number. */
+/* periods_loc() for two levels of kinds k0 and k1, their sets powers of
+ * two in number; a fully associative wide LRU level 0 (the presets')
+ * is compiled apart. */
 #define KINDS2(a, b) ((a) * 8 + (b))
 static void periods_2(struct fcore *c, uint64_t periods)
 {
+	int one0 = c->lv[0].sets == 1;
+
 	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
 	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
-		periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, 1);
+		periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_NARROW_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, 1);
+		if (one0)
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0);
+		else
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_WIDE_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, 1);
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, SETS_POW2);
 		break;
 	default:
-		periods_loc(c, periods, 2, LK_ANY, LK_ANY, 1);
+		periods_loc(c, periods, 2, LK_ANY, LK_ANY, SETS_POW2);
 		break;
 	}
 }
@@ -298,7 +322,7 @@ static void run_periods(struct fcore *c, uint64_t periods)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
 				access_hashed(c, c->flat[s]);
 	} else if (!pow2 || c->nlv > 2) {
-		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, 0);
+		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, SETS_ANY);
 	} else if (c->nlv == 1) {
 		switch (c->lv[0].kind) {
 		case LK_NRU:
