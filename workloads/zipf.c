@@ -266,9 +266,12 @@ zipf_block(const struct zipf *z, uint64_t pages, uint64_t st[4], uint32_t *out, 
 	   int pow2)
 {
 	/* zipf_table_direct() with the guide in locals: stores to out could
-	   alias the table's fields, which would be read again each sample */
-	const uint32_t *const guide = z->table ? z->table->guide : NULL;
-	const unsigned shift = z->table ? z->table->shift : 0;
+	   alias the table's fields, which would be read again each sample.
+	   Without a table, a guide of one entry that ranks nothing (bits is
+	   below 2^53, so bits >> 63 is 0): no test in the loop */
+	static const uint32_t no_guide[1] = { 0 };
+	const uint32_t *const guide = z->table ? z->table->guide : no_guide;
+	const unsigned shift = z->table ? z->table->shift : 63;
 
 	for (size_t j0 = 0; j0 < n; j0 += ZIPF_BLOCK) {
 		const size_t end = n - j0 < ZIPF_BLOCK ? n : j0 + ZIPF_BLOCK;
@@ -278,7 +281,7 @@ zipf_block(const struct zipf *z, uint64_t pages, uint64_t st[4], uint32_t *out, 
 
 		for (size_t j = j0; j < end; j++) {
 			uint64_t bits = rng_step(st) >> 11;
-			uint32_t e = guide ? guide[bits >> shift] : 0;
+			uint32_t e = guide[bits >> shift];
 
 			if (e & ZIPF_TABLE_DIRECT) {
 				out[j] = zipf_page_of(z, pages, e & ~ZIPF_TABLE_DIRECT, pow2);
