@@ -134,15 +134,32 @@ INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell)
 }
 
 /*
+ * a when c is not 0, else b, by a conditional move: GCC compiles the
+ * ternary to a branch, which the hits and misses of a skewed or random
+ * stream mispredict (elsewhere than on x86-64, the ternary).
+ */
+INLINE unsigned pick(unsigned c, unsigned a, unsigned b)
+{
+#if defined(__x86_64__)
+	__asm__("test %1, %1\n\tcmovne %2, %0" : "+r"(b) : "r"(c), "r"(a) : "cc");
+	return b;
+#else
+	return c ? a : b;
+#endif
+}
+
+/*
  * Level u of a full narrow or wide LRU set that the access changes (u <=
  * hit): a fill takes the least recent way, a hit its own (its row entry
  * *cell is way + 1, 0 when the level does not hold the key); either way
  * that way moves to the front and its slot gets the id, so the two
- * cases share one path, a conditional move, not a branch. On a hit the
- * way's old id is id itself: its row entry is cleared and set again.
+ * cases share one path. On a hit the way's old id is id itself: its row
+ * entry is cleared and set again. Level 0's hit or miss is known from
+ * the branch on whether the access goes on to level 1 (access_loc), so a
+ * ternary costs nothing there; below, pick() chooses without a branch.
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint32_t id, uint32_t *cell)
+		      uint32_t id, uint32_t *cell, unsigned u)
 {
 	const size_t base = set * l->ways;
 	const unsigned c = *cell, mine = c - 1;
@@ -152,12 +169,12 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 		uint64_t order = l->order[set];
 		unsigned lru = (unsigned)(order >> l->top) & 0xf;
 
-		w = c ? mine : lru;
+		w = u ? pick(c, mine, lru) : c ? mine : lru;
 		l->order[set] = level_nibble_front(order, w);
 	} else {
 		unsigned lru = level_list_tail(l, set);
 
-		w = c ? mine : lru;
+		w = u ? pick(c, mine, lru) : c ? mine : lru;
 		level_list_front(l, set, w);
 	}
 	col[(size_t)l->id[base + w] * nlv] = 0;
@@ -172,7 +189,7 @@ INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		touch_lru(l, kind, col, nlv, set, id, cell);
+		touch_lru(l, kind, col, nlv, set, id, cell, u);
 		return;
 	}
 	if (u < hit)
