@@ -182,6 +182,62 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 	l->id[base + w] = id;
 }
 
+/* How access_loc() finds the set of a page in each level. */
+enum sets {
+	SETS_ANY,	/* level_set() */
+	SETS_POW2,	/* every level has a power of two of sets: a mask */
+	SETS_ONE0	/* the same, and level 0 has one set (fully associative) */
+};
+
+/*
+ * touch_lru() for a level that an access may leave alone: when keep is
+ * not 0 (a level above hit), the same work is done on the most recent
+ * way, whose move to the front changes nothing, and the row entries and
+ * the slot get back what they held (the victim's entry cleared is noid's,
+ * a scratch row), so that whether the level changes costs no branch.
+ */
+INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv,
+			      size_t set, uint32_t id, uint32_t *cell, unsigned keep)
+{
+	const size_t base = set * l->ways;
+	const unsigned c = *cell;
+	unsigned w, old;
+
+	if (kind == LK_NARROW_LRU) {
+		uint64_t order = l->order[set];
+		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+
+		w = pick(keep, (unsigned)order & 0xf, pick(c, c - 1, lru));
+		l->order[set] = level_nibble_front(order, w);
+	} else {
+		w = pick(keep, l->next[set * (l->ways + 1) + l->ways], pick(c, c - 1, level_list_tail(l, set)));
+		level_list_front(l, set, w);
+	}
+	old = l->id[base + w];
+	col[(size_t)pick(keep, l->noid, old) * nlv] = 0;
+	*cell = pick(keep, c, w + 1);
+	l->id[base + w] = pick(keep, old, id);
+}
+
+/*
+ * One access of task t on a core with two LRU levels of kinds k0 and k1
+ * (narrow or wide), sets as access_loc(), without a branch on where the
+ * access hits: a skewed stream hits level 0 at random, which a branch
+ * mispredicts. Level 1 is worked on always, and kept as it was when
+ * level 0 hits.
+ */
+INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+			const unsigned k0, const unsigned k1, const unsigned sets)
+{
+	uint32_t page = next_page(t, startup), id = page_id(t, page), *row = loc + (size_t)id * 2;
+	const unsigned c0 = row[0], c1 = row[1];
+	const size_t s0 = sets == SETS_ONE0 ? 0 : page & lv[0].set_mask, s1 = page & lv[1].set_mask;
+
+	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
+	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1);
+	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0);
+}
+
 /* Level u of an access that first hits level `hit` (u <= hit), any kind,
  * in set `set`: u < hit fills, u == hit records the use. */
 INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
@@ -208,12 +264,6 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
 	return hit;
 }
 
-/* How access_loc() finds the set of a page in each level. */
-enum sets {
-	SETS_ANY,	/* level_set() */
-	SETS_POW2,	/* every level has a power of two of sets: a mask */
-	SETS_ONE0	/* the same, and level 0 has one set (fully associative) */
-};
 
 /*
  * One access of task t on a core with a loc table of nlv levels, the
@@ -262,10 +312,11 @@ static void access_one(struct fcore *c, struct ftask *t)
 /*
  * `periods` issue periods of accesses by the busy slots' tasks, in order
  * (c->flat: c->nflat tasks, c->reps periods' worth); kinds and sets as
- * access_loc().
+ * access_loc(); lru2: through access_lru2() (two LRU levels, sets not
+ * SETS_ANY).
  */
 INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
-			const unsigned k1, const unsigned sets)
+			const unsigned k1, const unsigned sets, const int lru2)
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
@@ -280,10 +331,16 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 		lv[u] = c->lv[u];
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
+			if (lru2)
+				access_lru2(lv, loc, startup, flat[s], k0, k1, sets);
+			else
+				access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
+			if (lru2)
+				access_lru2(lv, loc, startup, flat[s], k0, k1, sets);
+			else
+				access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
 	for (unsigned u = 0; u < nlv; u++)
 		c->lv[u] = lv[u];
 }
@@ -293,9 +350,28 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
 {
 	if ((k0 == LK_NRU || k0 == LK_WIDE_LRU) && c->lv[0].sets == 1)
-		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0);
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, 0);
 	else
-		periods_loc(c, periods, 1, k0, LK_ANY, SETS_POW2);
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_POW2, 0);
+}
+
+/*
+ * Whether core c's accesses so far hit level 0 at a rate between 1/8 and
+ * 7/8 (or none has been made yet): then a branch on it is mispredicted
+ * often enough that the branch-free access_lru2() is faster. Either way
+ * gives the same result.
+ */
+static int level0_mixed(const struct fcore *c)
+{
+	uint64_t hits = 0, all = 0;
+
+	for (unsigned j = 0; j < c->ntasks; j++) {
+		const struct ftask *t = &c->t[c->tasks[j]];
+
+		hits += t->hit[0];
+		all += t->init_left - t->left;
+	}
+	return all == 0 || (hits * 8 >= all && hits * 8 <= all * 7);
 }
 
 /* periods_loc() for two levels of kinds k0 and k1, their sets powers of
@@ -304,23 +380,30 @@ INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
 #define KINDS2(a, b) ((a) * 8 + (b))
 static void periods_2(struct fcore *c, uint64_t periods)
 {
-	int one0 = c->lv[0].sets == 1;
+	int one0 = c->lv[0].sets == 1, mixed = level0_mixed(c);
 
 	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
 	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
-		periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2);
+		if (mixed)
+			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, 1);
+		else
+			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, 0);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_NARROW_LRU):
-		if (one0)
-			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0);
+		if (one0 && mixed)
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, 1);
+		else if (one0)
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, 0);
+		else if (mixed)
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, 1);
 		else
-			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2);
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, 0);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_WIDE_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, SETS_POW2);
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, SETS_POW2, 0);
 		break;
 	default:
-		periods_loc(c, periods, 2, LK_ANY, LK_ANY, SETS_POW2);
+		periods_loc(c, periods, 2, LK_ANY, LK_ANY, SETS_POW2, 0);
 		break;
 	}
 }
@@ -339,7 +422,7 @@ static void run_periods(struct fcore *c, uint64_t periods)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
 				access_hashed(c, c->flat[s]);
 	} else if (!pow2 || c->nlv > 2) {
-		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, SETS_ANY);
+		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, SETS_ANY, 0);
 	} else if (c->nlv == 1) {
 		switch (c->lv[0].kind) {
 		case LK_NRU:
@@ -452,6 +535,8 @@ static void run_quiet(struct fcore *c, uint64_t n)
 }
 
 #define PROGRESS_SLOTS (1u << 20)
+/* the first quiet run is shorter: a sample for level0_mixed() */
+#define FIRST_SLOTS (1u << 14)
 /* run_quiet's list of tasks holds at least this many issue slots */
 #define FLAT_MIN 64
 
@@ -497,9 +582,12 @@ int run_core(struct fcore *c, unsigned cn, int periodic)
 		if (d.on) {
 			period_check(c, &d);
 		} else {
-			uint64_t n = quiet_slots(c), cap = PROGRESS_SLOTS > c->slen ? PROGRESS_SLOTS : c->slen;
+			uint64_t n = quiet_slots(c), cap = c->pos < FIRST_SLOTS ? FIRST_SLOTS : PROGRESS_SLOTS;
 
-			/* at most cap slots at a time, so progress is reported */
+			/* at most cap slots at a time, so progress is reported
+			   (and level0_mixed() has seen some before it matters) */
+			if (cap < c->slen)
+				cap = c->slen;
 			run_quiet(c, n < cap ? n : cap);
 			if (n > cap)
 				continue;
