@@ -271,17 +271,15 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
  * sets (enum sets): how the set of a page is found, a constant in each
- * caller.
+ * caller. This one takes the page, read by the caller.
  */
-INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
-		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
-		       const unsigned sets)
+INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, uint32_t page,
+			    const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
+			    const unsigned sets)
 {
-	uint32_t page = next_page(t, startup), id = page_id(t, page), *row;
-	unsigned hit;
+	uint32_t id = page_id(t, page), *row = loc + (size_t)id * nlv;
+	unsigned hit = first_hit(row, nlv);
 
-	row = loc + (size_t)id * nlv;
-	hit = first_hit(row, nlv);
 	t->hit[hit]++;
 #pragma GCC unroll 6
 	for (unsigned u = 0; u < nlv; u++) {
@@ -300,6 +298,61 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 	}
 }
 
+/* access_loc_page() on task t's next page. */
+INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
+		       const unsigned sets)
+{
+	access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, k2, sets);
+}
+
+/*
+ * One access of task t on a core with one wide NRU level of at most 128
+ * ways (the SPARC presets'), sets as access_loc(), without a branch on
+ * hit or miss once the set is full: the victim is found whether it is
+ * needed or not, the way is picked by a conditional move, and a hit
+ * rewrites its own slot and row entry (as touch_lru()). A set not yet
+ * full goes through access_loc().
+ */
+INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+			const unsigned sets)
+{
+	struct flevel *l = &lv[0];
+	uint32_t page = next_page(t, startup), id = page_id(t, page), *cell = loc + id;
+	const size_t set = sets == SETS_ONE0 ? 0 : page & l->set_mask, base = set * l->ways;
+	const unsigned c = *cell;
+	uint64_t *u = l->used + set * l->uwords, u0, u1, c0, c1, m, none;
+	unsigned w, v, old;
+
+	if (__builtin_expect(l->nvalid[set] != l->ways, 0)) {
+		access_loc_page(lv, loc, t, page, 1, LK_NRU, LK_ANY, LK_ANY, sets);
+		return;
+	}
+	u0 = u[0];
+	u1 = l->uwords > 1 ? u[1] : 0;
+	/* the first way with its used bit clear (level_victim_nru), or 0 when
+	   none is, which resets all the used bits below on a miss */
+	c0 = ~u0 & (l->uwords > 1 ? ~0ull : l->ulast);
+	c1 = l->uwords > 1 ? ~u1 & l->ulast : 0;
+	m = 0 - (uint64_t)(c0 == 0);
+	none = 0 - (uint64_t)((c0 | c1) == 0);
+	v = (unsigned)(~none & ((m & 64) + (unsigned)__builtin_ctzll(c0 | (c1 & m) | (none & 1))));
+	w = pick(c, c - 1, v);
+	m = none & (0 - (uint64_t)(c == 0));	/* a miss with every bit set: reset */
+	u0 &= ~m;
+	u1 &= ~m;
+	u0 |= (uint64_t)(w < 64) << (w & 63);
+	u1 |= (uint64_t)(w >= 64) << (w & 63);
+	u[0] = u0;
+	if (l->uwords > 1)
+		u[1] = u1;
+	t->hit[pick(c, 0, 1)]++;
+	old = l->id[base + w];
+	loc[old] = 0;
+	*cell = w + 1;
+	l->id[base + w] = id;
+}
+
 /* One access of task t, whatever the core. */
 static void access_one(struct fcore *c, struct ftask *t)
 {
@@ -309,14 +362,31 @@ static void access_one(struct fcore *c, struct ftask *t)
 		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY, SETS_ANY);
 }
 
+/* How periods_loc() makes an access. */
+enum how { ACCESS_LOC, ACCESS_LRU2, ACCESS_NRU1 };
+
+/* One access through access_loc(), access_lru2() or access_nru1(). */
+INLINE void access_how(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned sets,
+		       const unsigned how)
+{
+	if (how == ACCESS_LRU2)
+		access_lru2(lv, loc, startup, t, k0, k1, sets);
+	else if (how == ACCESS_NRU1)
+		access_nru1(lv, loc, startup, t, sets);
+	else
+		access_loc(lv, loc, startup, t, nlv, k0, k1, LK_ANY, sets);
+}
+
 /*
  * `periods` issue periods of accesses by the busy slots' tasks, in order
  * (c->flat: c->nflat tasks, c->reps periods' worth); kinds and sets as
- * access_loc(); lru2: through access_lru2() (two LRU levels, sets not
- * SETS_ANY).
+ * access_loc(); how: ACCESS_LOC, or the branch-free access_lru2() (two
+ * LRU levels) or access_nru1() (one wide NRU level of at most 128 ways),
+ * sets not SETS_ANY.
  */
 INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
-			const unsigned k1, const unsigned sets, const int lru2)
+			const unsigned k1, const unsigned sets, const unsigned how)
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
@@ -331,28 +401,12 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 		lv[u] = c->lv[u];
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			if (lru2)
-				access_lru2(lv, loc, startup, flat[s], k0, k1, sets);
-			else
-				access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
+			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			if (lru2)
-				access_lru2(lv, loc, startup, flat[s], k0, k1, sets);
-			else
-				access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY, sets);
+			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how);
 	for (unsigned u = 0; u < nlv; u++)
 		c->lv[u] = lv[u];
-}
-
-/* periods_loc() for one level of kind k0, its sets a power of two in
- * number; an NRU or wide LRU level with one set is compiled apart. */
-INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
-{
-	if ((k0 == LK_NRU || k0 == LK_WIDE_LRU) && c->lv[0].sets == 1)
-		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, 0);
-	else
-		periods_loc(c, periods, 1, k0, LK_ANY, SETS_POW2, 0);
 }
 
 /*
@@ -374,6 +428,20 @@ static int level0_mixed(const struct fcore *c)
 	return all == 0 || (hits * 8 >= all && hits * 8 <= all * 7);
 }
 
+/* periods_loc() for one level of kind k0, its sets a power of two in
+ * number; an NRU or wide LRU level with one set is compiled apart. */
+INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
+{
+	const struct flevel *l = &c->lv[0];
+
+	if (k0 == LK_NRU && l->sets == 1 && l->wide && l->uwords <= 2 && level0_mixed(c))
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_NRU1);
+	else if ((k0 == LK_NRU || k0 == LK_WIDE_LRU) && l->sets == 1)
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_LOC);
+	else
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_POW2, ACCESS_LOC);
+}
+
 /* periods_loc() for two levels of kinds k0 and k1, their sets powers of
  * two in number; a fully associative wide LRU level 0 (the presets')
  * is compiled apart. */
@@ -385,25 +453,25 @@ static void periods_2(struct fcore *c, uint64_t periods)
 	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
 	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
 		if (mixed)
-			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, 1);
+			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LRU2);
 		else
-			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, 0);
+			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_NARROW_LRU):
 		if (one0 && mixed)
-			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, 1);
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LRU2);
 		else if (one0)
-			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, 0);
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LOC);
 		else if (mixed)
-			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, 1);
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LRU2);
 		else
-			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, 0);
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_WIDE_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, SETS_POW2, 0);
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, SETS_POW2, ACCESS_LOC);
 		break;
 	default:
-		periods_loc(c, periods, 2, LK_ANY, LK_ANY, SETS_POW2, 0);
+		periods_loc(c, periods, 2, LK_ANY, LK_ANY, SETS_POW2, ACCESS_LOC);
 		break;
 	}
 }
@@ -422,7 +490,7 @@ static void run_periods(struct fcore *c, uint64_t periods)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
 				access_hashed(c, c->flat[s]);
 	} else if (!pow2 || c->nlv > 2) {
-		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, SETS_ANY, 0);
+		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, SETS_ANY, ACCESS_LOC);
 	} else if (c->nlv == 1) {
 		switch (c->lv[0].kind) {
 		case LK_NRU:
