@@ -238,32 +238,61 @@ static uint64_t zipf_rank_slow(const struct zipf *z, uint64_t pages, uint64_t m)
 	return rank;
 }
 
+/* Samples per block of zipf_block(): the ones whose rank the table does
+ * not give at once are set aside and ranked after the block. */
+#define ZIPF_BLOCK 128
+
+/* The page of rank (< pages); pow2 as zipf_block(). */
+static inline __attribute__((always_inline)) uint32_t
+zipf_page_of(const struct zipf *z, uint64_t pages, uint64_t rank, int pow2)
+{
+	if (pow2)
+		return (uint32_t)((rank * z->mul + z->add) & (pages - 1));
+	return zipf_page(z, pages, rank);
+}
+
 /*
  * Pages of the next n samples into out, the random values made on the
  * way from the generator state st (rng_step). pow2: pages is a power of
  * two, so the modulo of zipf_page() is a mask (the same page: 2^64 is a
  * multiple of pages); a constant in each caller, so that the loop has no
- * test for it.
+ * test for it. A sample's rank depends on its own random bits only, so
+ * the samples the table does not rank at once are ranked after their
+ * block: the loop that makes the random values calls nothing, and keeps
+ * its values in registers.
  */
 static inline __attribute__((always_inline)) void
 zipf_block(const struct zipf *z, uint64_t pages, uint64_t st[4], uint32_t *out, size_t n,
 	   int pow2)
 {
-	const struct zipf_table *table = z->table;
-	const uint64_t mul = z->mul, add = z->add, mask = pages - 1;
+	/* zipf_table_direct() with the guide in locals: stores to out could
+	   alias the table's fields, which would be read again each sample.
+	   Without a table, a guide of one entry that ranks nothing (bits is
+	   below 2^53, so bits >> 63 is 0): no test in the loop */
+	static const uint32_t no_guide[1] = { 0 };
+	const uint32_t *const guide = z->table ? z->table->guide : no_guide;
+	const unsigned shift = z->table ? z->table->shift : 63;
 
-	for (size_t j = 0; j < n; j++) {
-		uint64_t bits = rng_step(st) >> 11, rank;
-		uint32_t e = table ? zipf_table_direct(table, bits) : 0;
+	for (size_t j0 = 0; j0 < n; j0 += ZIPF_BLOCK) {
+		const size_t end = n - j0 < ZIPF_BLOCK ? n : j0 + ZIPF_BLOCK;
+		uint64_t slow_bits[ZIPF_BLOCK];
+		uint32_t slow_at[ZIPF_BLOCK];
+		unsigned nslow = 0;
 
-		if (e & ZIPF_TABLE_DIRECT)
-			rank = e & ~ZIPF_TABLE_DIRECT;
-		else
-			rank = zipf_rank_slow(z, pages, bits);
-		if (pow2)
-			out[j] = (uint32_t)((rank * mul + add) & mask);
-		else
-			out[j] = zipf_page(z, pages, rank);
+		for (size_t j = j0; j < end; j++) {
+			uint64_t bits = rng_step(st) >> 11;
+			uint32_t e = guide[bits >> shift];
+
+			if (e & ZIPF_TABLE_DIRECT) {
+				out[j] = zipf_page_of(z, pages, e & ~ZIPF_TABLE_DIRECT, pow2);
+			} else {
+				slow_at[nslow] = (uint32_t)(j - j0);
+				slow_bits[nslow++] = bits;
+			}
+		}
+		for (unsigned k = 0; k < nslow; k++)
+			out[j0 + slow_at[k]] = zipf_page_of(z, pages, zipf_rank_slow(z, pages, slow_bits[k]),
+							    pow2);
 	}
 }
 

@@ -7,7 +7,8 @@
 /*
  * Give every key core c's tasks can make a dense id: the distinct tags of
  * the core (in order of first use) times span pages, the area's pages
- * first, then the start-up pages. Sets each task's id bases; returns the
+ * first, then the start-up pages. Sets each task's id bases and the
+ * core's tags (c->tags[n] the tag of ids n * span and up); returns the
  * number of ids.
  */
 static uint64_t number_ids(struct fcore *c)
@@ -17,6 +18,8 @@ static uint64_t number_ids(struct fcore *c)
 
 	if (!tags)
 		return UINT64_MAX;	/* too many for loc: the levels use the hash index */
+	c->tags = tags;
+	c->span = span;
 	for (unsigned j = 0; j < c->ntasks; j++) {
 		struct ftask *t = &c->t[c->tasks[j]];
 		uint64_t want[2] = { t->ikey >> 32, t->pkey >> 32 }, slot[2];
@@ -30,7 +33,6 @@ static uint64_t number_ids(struct fcore *c)
 		t->idbase = (uint32_t)(slot[0] * span);
 		t->pidbase = (uint32_t)(slot[1] * span + c->r->pages);
 	}
-	free(tags);
 	return ntags * span;
 }
 
@@ -69,15 +71,18 @@ int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned
 			nlv++;
 	nids = number_ids(c);
 	if (nids <= model_loc_limit / nlv) {
-		c->loc = calloc(nids * nlv, sizeof(*c->loc));
+		c->loc = calloc((nids + 1) * nlv, sizeof(*c->loc));	/* row nids: empty slots' */
 		if (!c->loc)
 			return -ENOMEM;
 	}
 	for (unsigned k = 0; k < m->nlevels; k++) {
 		if (!(m->level[k].psz_mask & (1u << r->psz)))
 			continue;
-		if (level_init(&c->lv[c->nlv], m, k, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv))
+		if (level_init(&c->lv[c->nlv], m, k, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv,
+			       (uint32_t)nids))
 			return -ENOMEM;
+		c->lv[c->nlv].tags = c->tags;
+		c->lv[c->nlv].span = c->span;
 		c->nlv++;
 	}
 	return 0;
@@ -89,6 +94,7 @@ void core_free(struct fcore *c)
 	for (unsigned u = 0; u < c->nlv; u++)
 		level_free(&c->lv[u]);
 	free(c->loc);
+	free(c->tags);
 	for (unsigned s = 0; s < c->nsd; s++)
 		free(c->sd[s].q);
 	free(c->sd);

@@ -6,20 +6,30 @@
  * Every key (tag << 32 | page) of a core also has a dense id, numbered by
  * sim.c (the core's tags times the pages a task can touch). A level finds
  * a key without scanning: through `loc`, the core's table from id to the
- * slot in each level (the levels of one id side by side, so one access
+ * way in each level (the levels of one id side by side, so one access
  * touches one cache line), when the table fits in model_loc_limit, else
  * through a hash index on the key (index.h). Replacement state:
- *  - narrow sets (at most LEVEL_NARROW ways): a bit mask of valid ways per
- *    set, and for LRU the recency order as 4-bit way numbers in one 64-bit
- *    word (nibble 0 the most recent), moved to the front in a few
- *    instructions;
- *  - wide sets: a count of valid ways and the lowest possibly invalid way,
- *    and for LRU a circular doubly linked recency list with a head node,
- *    so that moving a way to the front takes no branch.
+ *  - narrow sets (at most LEVEL_NARROW ways): for LRU the recency order as
+ *    4-bit way numbers in one 64-bit word (nibble 0 the most recent),
+ *    moved to the front in a few instructions; for NRU and random a bit
+ *    mask of valid ways per set;
+ *  - wide sets: for LRU a circular doubly linked recency list with a
+ *    head node, so that moving a way to the front takes no branch; for
+ *    NRU and random a count of valid ways and the lowest possibly invalid
+ *    way.
+ * In an LRU set (narrow or wide) the empty ways are always the least
+ * recent, the lowest-numbered last, so that the least recent way is the
+ * victim whether the set is full or not.
  * The recency order is the one ref.c's timestamps give; level_order()
  * writes it in the canonical form the period detector compares
- * (period.c): ways most recent first, ways never filled last in index
- * order.
+ * (period.c): valid ways most recent first, then the empty ways,
+ * highest-numbered first.
+ *
+ * With a loc table a slot holds only the dense id of its key (the key
+ * follows from it: level_tag), and an empty slot holds the id `noid`,
+ * whose row of the table is scratch: evicting an empty slot clears an
+ * entry nobody reads. Without one, a slot holds its key (INVALID when
+ * empty) for the hash index.
  */
 #ifndef SGA_MODEL_LEVEL_H
 #define SGA_MODEL_LEVEL_H
@@ -47,24 +57,28 @@ struct flevel {
 	uint32_t set_mask;	/* sets - 1 */
 	unsigned top;		/* narrow: 4 * (ways - 1), the least recent way's nibble */
 	uint64_t set_mul;	/* page % sets as ((set_mul * page) * sets) >> 64 */
-	uint64_t *key;		/* sets * ways: tag << 32 | page, INVALID when empty */
-	uint32_t *id;		/* sets * ways: the dense id of each valid key */
+	uint64_t *key;		/* without loc: sets * ways: tag << 32 | page, INVALID when empty */
+	uint32_t *id;		/* sets * ways: the dense id of each valid key (noid when empty) */
 	uint64_t *used;		/* NRU used bits: per set, uwords words, way w's bit w % 64 of
 				   word w / 64 */
 	unsigned uwords;	/* words of used bits per set: (ways + 63) / 64 */
 	uint64_t ulast;		/* the bits of the last word that hold ways */
-	uint32_t *loc;		/* loc[id * stride]: slot + 1, 0 when absent; NULL: use ix */
+	uint32_t noid;		/* with loc: the id of an empty slot (a scratch row of loc) */
+	const uint64_t *tags;	/* with loc: the tag of ids n * span .. n * span + span - 1 is tags[n] */
+	uint64_t span;
+	uint32_t *loc;		/* loc[id * stride]: way + 1 (the set follows from the page),
+				   0 when absent; NULL: use ix */
 	unsigned stride;	/* levels in the core's loc table */
 	struct tlb_index ix;	/* key -> slot, when loc is NULL */
 	uint64_t *order;	/* narrow LRU: per set, way numbers by recency, 4 bits each */
-	uint32_t *vmask;	/* narrow: per set, bit w set when way w is valid */
+	uint32_t *vmask;	/* narrow NRU and random: per set, bit w set when way w is valid */
 	uint32_t full;		/* narrow: vmask of a full set */
 	uint64_t nibbles;	/* narrow: the nibbles of an order word that hold ways */
 	uint16_t *prev, *next;	/* wide LRU: per set, ways + 1 links of a circular recency
 				   list; link `ways` is the list's head node: next[ways] is
 				   the most recent way, prev[ways] the least recent */
-	uint32_t *nvalid;	/* wide: valid ways per set */
-	uint32_t *lowinv;	/* wide: no way below this one is invalid */
+	uint32_t *nvalid;	/* wide NRU and random: valid ways per set */
+	uint32_t *lowinv;	/* wide NRU and random: no way below this one is invalid */
 	struct rng rng;		/* random replacement */
 };
 
@@ -72,11 +86,11 @@ struct flevel {
  * Set up l as level k of machine m, empty, for core cn of a run seeded
  * with seed (the random-replacement stream is the one ref.c uses). loc,
  * zeroed, is this level's column of the core's table (stride levels per
- * id), or NULL to use a hash index instead. Returns 0 or -ENOMEM;
- * level_free() cleans up either way (loc stays the caller's).
+ * id, row noid scratch), or NULL to use a hash index instead. Returns 0
+ * or -ENOMEM; level_free() cleans up either way (loc stays the caller's).
  */
 int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned cn,
-	       uint64_t seed, uint32_t *loc, unsigned stride);
+	       uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid);
 void level_free(struct flevel *l);
 
 /* A wide set that is not full: its lowest invalid way, counted as valid
@@ -100,23 +114,38 @@ LEVEL_INLINE size_t level_set(const struct flevel *l, uint32_t page)
 	return (size_t)(((__uint128_t)(l->set_mul * page) * l->sets) >> 64);
 }
 
-/* The slot holding key (dense id `id`), or -1. */
-LEVEL_INLINE long level_find(const struct flevel *l, uint64_t key, uint32_t id)
+/* Whether slot j holds a key. */
+LEVEL_INLINE int level_valid(const struct flevel *l, size_t j)
 {
-	if (l->loc)
-		return (long)l->loc[(size_t)id * l->stride] - 1;
+	return l->loc ? l->id[j] != l->noid : l->key[j] != INVALID;
+}
+
+/* The tag of the key in slot j (a valid one). */
+LEVEL_INLINE uint64_t level_tag(const struct flevel *l, size_t j)
+{
+	return l->loc ? l->tags[l->id[j] / l->span] : l->key[j] >> 32;
+}
+
+/* The slot holding key, or -1, in a level without loc (its hash index). */
+LEVEL_INLINE long level_find(const struct flevel *l, uint64_t key)
+{
 	return index_find(&l->ix, key);
 }
 
-/* Move way w to the front of a narrow set's recency word. */
+/*
+ * Move way w to the front of a narrow set's recency word: the nibbles
+ * below w's move up one, those above stay. z's lowest set bit is the top
+ * bit of the lowest nibble of order equal to w (bits above it may be set
+ * too: a borrow); z ^ (z - 1) is the mask of the nibbles up to that one,
+ * which take the order shifted up by a nibble.
+ */
 LEVEL_INLINE uint64_t level_nibble_front(uint64_t order, unsigned w)
 {
 	const uint64_t ones = 0x1111111111111111ull;
 	uint64_t x = order ^ (ones * w), z = (x - ones) & ~x & (ones << 3);
-	/* m: the nibbles from w's position up; (m << 4) drops w's own */
-	uint64_t m = ~0ull << (__builtin_ctzll(z) & ~3u);
+	uint64_t upto = z ^ (z - 1);
 
-	return (order & (m << 4)) | ((order & ~m) << 4) | w;
+	return (order ^ ((order ^ (order << 4)) & upto)) | w;
 }
 
 /* A narrow LRU set's recency word after its least recent way, w, moved to
@@ -202,7 +231,12 @@ LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set
 	int wide;
 
 	kind = level_kind(l, kind);
-	wide = kind == LK_WIDE_LRU ? 1 : kind == LK_NARROW_LRU ? 0 : l->wide;
+	/* LRU: an empty way, lowest first, else the least recent (level.h) */
+	if (kind == LK_NARROW_LRU)
+		return (unsigned)(l->order[set] >> l->top) & 0xf;
+	if (kind == LK_WIDE_LRU)
+		return level_list_tail(l, set);
+	wide = l->wide;
 	if (!wide) {
 		uint32_t inv = ~l->vmask[set] & l->full;
 
@@ -212,12 +246,8 @@ LEVEL_INLINE unsigned level_victim_k(struct flevel *l, unsigned kind, size_t set
 			l->vmask[set] |= 1u << w;
 			return w;
 		}
-		if (kind == LK_NARROW_LRU)
-			return (unsigned)(l->order[set] >> l->top) & 0xf;
 	} else if (l->nvalid[set] < l->ways) {
 		return level_first_invalid(l, set);
-	} else if (kind == LK_WIDE_LRU) {
-		return level_list_tail(l, set);
 	}
 	if (kind == LK_NRU)
 		return level_victim_nru(l, set);
@@ -233,12 +263,11 @@ static inline void level_fill(struct flevel *l, size_t set, uint64_t key, uint32
 
 	if (!l->loc) {
 		level_fill_hashed(l, j, key);
+		l->key[j] = key;
 	} else {
-		if (l->key[j] != INVALID)
-			l->loc[(size_t)l->id[j] * l->stride] = 0;
-		l->loc[(size_t)id * l->stride] = (uint32_t)j + 1;
+		l->loc[(size_t)l->id[j] * l->stride] = 0;	/* noid's row when empty */
+		l->loc[(size_t)id * l->stride] = w + 1;
 	}
-	l->key[j] = key;
 	l->id[j] = id;
 	level_use(l, set, w);
 }

@@ -33,8 +33,13 @@ static void state_write(const struct fcore *c, unsigned char *buf, uint16_t *ord
 		const struct flevel *l = &c->lv[u];
 		size_t e = (size_t)l->sets * l->ways;
 
-		memcpy(p, l->key, e * sizeof(uint64_t));
-		p += e * sizeof(uint64_t);
+		/* the keys, or with a loc table their ids (one to one within a core) */
+		for (size_t j = 0; j < e; j++) {
+			uint64_t k = l->key ? l->key[j] : l->id[j];
+
+			memcpy(p, &k, sizeof(k));
+			p += sizeof(k);
+		}
 		memcpy(p, l->used, (size_t)l->sets * l->uwords * sizeof(uint64_t));
 		p += (size_t)l->sets * l->uwords * sizeof(uint64_t);
 		for (size_t set = 0; set < l->sets; set++) {

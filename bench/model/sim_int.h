@@ -43,7 +43,8 @@ struct fcore {
 	struct ftask *t;	/* all tasks */
 	struct flevel lv[MODEL_LEVELS];
 	unsigned nlv;
-	uint32_t *loc;		/* id -> slot + 1 in each level (level.h), or NULL */
+	uint32_t *loc;		/* id -> way + 1 in each level (level.h), or NULL */
+	uint64_t *tags, span;	/* the tag of ids n * span .. n * span + span - 1 is tags[n] */
 	struct fstrand *sd;
 	unsigned nsd;
 	unsigned *tasks;	/* the tasks on this core, in index order */

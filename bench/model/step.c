@@ -37,6 +37,14 @@ INLINE uint32_t next_page(struct ftask *t, uint64_t startup)
 	return next_page_slow(t, startup);
 }
 
+/* Task t's dense id for page. */
+INLINE uint32_t page_id(const struct ftask *t, uint32_t page)
+{
+	if (__builtin_expect(page < 0x80000000u, 1))
+		return t->idbase + page;
+	return t->pidbase + (page - 0x80000000u);
+}
+
 /* Task t's key and dense id for page. */
 INLINE uint64_t page_key(const struct ftask *t, uint32_t page, uint32_t *id)
 {
@@ -67,7 +75,7 @@ static void access_hashed(struct fcore *c, struct ftask *t)
 		long slot;
 
 		set[u] = level_set(l, page);
-		slot = level_find(l, key, id);
+		slot = level_find(l, key);
 		if (slot >= 0) {
 			level_use(l, set[u], (unsigned)((size_t)slot - set[u] * l->ways));
 			hit = u;
@@ -80,28 +88,28 @@ static void access_hashed(struct fcore *c, struct ftask *t)
 }
 
 /*
- * Fill key (dense id) into level l of kind `kind` (level_kind), whose loc
- * column is col (stride nlv), and point the key's row entry *cell at it.
- * A full LRU set, the usual case, evicts its least recent way: a narrow
- * one by rotating its recency word, a wide one from its list's tail.
+ * Fill the key of dense id `id` into level l of kind `kind` (level_kind),
+ * whose loc column is col (stride nlv), and point the key's row entry
+ * *cell at it. An LRU set evicts its least recent way (an empty one when
+ * there is one): a narrow one by rotating its recency word, a wide one
+ * from its list's tail. The victim's row entry is cleared (noid's, a
+ * scratch row, when the slot was empty).
  */
-INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
-		     uint64_t key, uint32_t id, uint32_t *cell)
+INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
+		     uint32_t id, uint32_t *cell)
 {
-	const size_t set = level_set(l, page), base = set * l->ways;
-	uint64_t *const keys = l->key;
+	const size_t base = set * l->ways;
 	uint32_t *const ids = l->id;
 	unsigned w;
 
 	kind = level_kind(l, kind);
-	if (kind == LK_NARROW_LRU && __builtin_expect(l->vmask[set] == l->full, 1)) {
-		uint64_t order = l->order[set], nib = l->nibbles;
-
-		w = (unsigned)(order >> l->top) & 0xf;
-		l->order[set] = ((order << 4) & nib) | (order & ~nib) | w;
+	if (kind == LK_NARROW_LRU) {
+		/* the least recent way, empty or not (an empty slot's id is noid) */
+		w = (unsigned)(l->order[set] >> l->top) & 0xf;
+		l->order[set] = level_nibble_rotate(l, l->order[set], w);
 		col[(size_t)ids[base + w] * nlv] = 0;
-	} else if (kind == LK_WIDE_LRU && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
-		/* a full wide LRU set: the least recent way goes first */
+	} else if (kind == LK_WIDE_LRU) {
+		/* the least recent way, empty or not, goes first */
 		w = level_list_tail(l, set);
 		level_list_front(l, set, w);
 		col[(size_t)ids[base + w] * nlv] = 0;
@@ -112,89 +120,138 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 		col[(size_t)ids[base + w] * nlv] = 0;
 	} else {
 		w = level_victim_k(l, kind, set);
-		if (keys[base + w] != INVALID)
-			col[(size_t)ids[base + w] * nlv] = 0;
+		col[(size_t)ids[base + w] * nlv] = 0;
 		level_use_k(l, kind, set, w);
 	}
-	*cell = (uint32_t)(base + w) + 1;
-	keys[base + w] = key;
+	*cell = w + 1;
 	ids[base + w] = id;
 }
 
-/* A hit in level l of kind `kind` on slot + 1 = cell: record the use. */
-INLINE void hit_loc(struct flevel *l, unsigned kind, uint32_t page, uint32_t cell)
+/* A hit in level l of kind `kind` on way + 1 = cell, in set `set`: record the use. */
+INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell)
 {
-	size_t set = level_set(l, page);
-
-	level_use_k(l, kind, set, (unsigned)(cell - 1 - set * l->ways));
+	level_use_k(l, kind, set, cell - 1);
 }
 
-/* a when yes, else b, by masking: no branch that could be mispredicted */
-INLINE unsigned pick(int yes, unsigned a, unsigned b)
+/*
+ * a when c is not 0, else b, by a conditional move: GCC compiles the
+ * ternary to a branch, which the hits and misses of a skewed or random
+ * stream mispredict (elsewhere than on x86-64, the ternary).
+ */
+INLINE unsigned pick(unsigned c, unsigned a, unsigned b)
 {
-	unsigned m = 0u - (unsigned)(yes != 0);
-
-	return (a & m) | (b & ~m);
+#if defined(__x86_64__)
+	__asm__("test %1, %1\n\tcmovne %2, %0" : "+r"(b) : "r"(c), "r"(a) : "cc");
+	return b;
+#else
+	return c ? a : b;
+#endif
 }
 
 /*
  * Level u of a full narrow or wide LRU set that the access changes (u <=
- * hit): a fill takes the least recent way, a hit its own; either way that
- * way moves to the front and its slot gets key and id, so the two cases
- * share one path without a branch on which. On a hit the way's old id is
- * id itself: its row entry is cleared and set again.
+ * hit): a fill takes the least recent way, a hit its own (its row entry
+ * *cell is way + 1, 0 when the level does not hold the key); either way
+ * that way moves to the front and its slot gets the id, so the two
+ * cases share one path. On a hit the way's old id is id itself: its row
+ * entry is cleared and set again. Level 0's hit or miss is known from
+ * the branch on whether the access goes on to level 1 (access_loc), so a
+ * ternary costs nothing there; below, pick() chooses without a branch.
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint64_t key, uint32_t id, uint32_t *cell, int here)
+		      uint32_t id, uint32_t *cell, unsigned u)
 {
 	const size_t base = set * l->ways;
+	const unsigned c = *cell, mine = c - 1;
 	unsigned w;
 
 	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
 		unsigned lru = (unsigned)(order >> l->top) & 0xf;
 
-		w = pick(here, *cell - 1 - (unsigned)base, lru);
+		w = u ? pick(c, mine, lru) : c ? mine : lru;
 		l->order[set] = level_nibble_front(order, w);
 	} else {
-		w = pick(here, *cell - 1 - (unsigned)base, level_list_tail(l, set));
+		unsigned lru = level_list_tail(l, set);
+
+		w = u ? pick(c, mine, lru) : c ? mine : lru;
 		level_list_front(l, set, w);
 	}
 	col[(size_t)l->id[base + w] * nlv] = 0;
-	*cell = (uint32_t)(base + w) + 1;
-	l->key[base + w] = key;
+	*cell = w + 1;
 	l->id[base + w] = id;
 }
 
-/* Whether the LRU set `set` of level l (kind LK_NARROW_LRU or LK_WIDE_LRU)
- * is full, so that touch_lru() applies. */
-INLINE int lru_full(const struct flevel *l, unsigned kind, size_t set)
+/* How access_loc() finds the set of a page in each level. */
+enum sets {
+	SETS_ANY,	/* level_set() */
+	SETS_POW2,	/* every level has a power of two of sets: a mask */
+	SETS_ONE0	/* the same, and level 0 has one set (fully associative) */
+};
+
+/*
+ * touch_lru() for a level that an access may leave alone: when keep is
+ * not 0 (a level above hit), the same work is done on the most recent
+ * way, whose move to the front changes nothing, and the row entries and
+ * the slot get back what they held (the victim's entry cleared is noid's,
+ * a scratch row), so that whether the level changes costs no branch.
+ */
+INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv,
+			      size_t set, uint32_t id, uint32_t *cell, unsigned keep)
 {
-	if (kind == LK_NARROW_LRU)
-		return l->vmask[set] == l->full;
-	return l->nvalid[set] == l->ways;
+	const size_t base = set * l->ways;
+	const unsigned c = *cell;
+	unsigned w, old;
+
+	if (kind == LK_NARROW_LRU) {
+		uint64_t order = l->order[set];
+		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+
+		w = pick(keep, (unsigned)order & 0xf, pick(c, c - 1, lru));
+		l->order[set] = level_nibble_front(order, w);
+	} else {
+		w = pick(keep, l->next[set * (l->ways + 1) + l->ways], pick(c, c - 1, level_list_tail(l, set)));
+		level_list_front(l, set, w);
+	}
+	old = l->id[base + w];
+	col[(size_t)pick(keep, l->noid, old) * nlv] = 0;
+	*cell = pick(keep, c, w + 1);
+	l->id[base + w] = pick(keep, old, id);
 }
 
-/* Level u of an access that first hits level `hit`, any kind: u < hit
- * fills, u == hit records the use, u > hit leaves the level alone. */
-INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, uint32_t page,
-		      uint64_t key, uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
+/*
+ * One access of task t on a core with two LRU levels of kinds k0 and k1
+ * (narrow or wide), sets as access_loc(), without a branch on where the
+ * access hits: a skewed stream hits level 0 at random, which a branch
+ * mispredicts. Level 1 is worked on always, and kept as it was when
+ * level 0 hits.
+ */
+INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+			const unsigned k0, const unsigned k1, const unsigned sets)
 {
-	if (u > hit)
-		return;
+	uint32_t page = next_page(t, startup), id = page_id(t, page), *row = loc + (size_t)id * 2;
+	const unsigned c0 = row[0], c1 = row[1];
+	const size_t s0 = sets == SETS_ONE0 ? 0 : page & lv[0].set_mask, s1 = page & lv[1].set_mask;
+
+	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
+	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1);
+	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0);
+}
+
+/* Level u of an access that first hits level `hit` (u <= hit), any kind,
+ * in set `set`: u < hit fills, u == hit records the use. */
+INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
+		      uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
+{
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		size_t set = level_set(l, page);
-
-		if (__builtin_expect(lru_full(l, kind, set), 1)) {
-			touch_lru(l, kind, col, nlv, set, key, id, cell, u == hit);
-			return;
-		}
+		touch_lru(l, kind, col, nlv, set, id, cell, u);
+		return;
 	}
 	if (u < hit)
-		fill_loc(l, kind, col, nlv, page, key, id, cell);
+		fill_loc(l, kind, col, nlv, set, id, cell);
 	else
-		hit_loc(l, kind, page, *cell);
+		hit_loc(l, kind, set, *cell);
 }
 
 /* The first level whose row entry is set (nlv when none): no branch. */
@@ -207,28 +264,93 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
 	return hit;
 }
 
+
 /*
  * One access of task t on a core with a loc table of nlv levels, the
  * first three of kinds k0, k1, k2 (LK_ANY: read at run time): the row of
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
+ * sets (enum sets): how the set of a page is found, a constant in each
+ * caller. This one takes the page, read by the caller.
  */
-INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
-		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2)
+INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, uint32_t page,
+			    const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
+			    const unsigned sets)
 {
-	uint32_t page = next_page(t, startup), id, *row;
-	uint64_t key = page_key(t, page, &id);
-	unsigned hit;
+	uint32_t id = page_id(t, page), *row = loc + (size_t)id * nlv;
+	unsigned hit = first_hit(row, nlv);
 
-	row = loc + (size_t)id * nlv;
-	hit = first_hit(row, nlv);
 	t->hit[hit]++;
 #pragma GCC unroll 6
 	for (unsigned u = 0; u < nlv; u++) {
 		unsigned kind = u == 0 ? k0 : u == 1 ? k1 : u == 2 ? k2 : LK_ANY;
+		size_t set;
 
-		level_loc(&lv[u], kind, loc + u, nlv, page, key, id, row + u, u, hit);
+		if (u > hit)
+			break;
+		if (sets == SETS_ONE0 && u == 0)
+			set = 0;
+		else if (sets != SETS_ANY)
+			set = page & lv[u].set_mask;
+		else
+			set = level_set(&lv[u], page);
+		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit);
 	}
+}
+
+/* access_loc_page() on task t's next page. */
+INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
+		       const unsigned sets)
+{
+	access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, k2, sets);
+}
+
+/*
+ * One access of task t on a core with one wide NRU level of at most 128
+ * ways (the SPARC presets'), sets as access_loc(), without a branch on
+ * hit or miss once the set is full: the victim is found whether it is
+ * needed or not, the way is picked by a conditional move, and a hit
+ * rewrites its own slot and row entry (as touch_lru()). A set not yet
+ * full goes through access_loc().
+ */
+INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+			const unsigned sets)
+{
+	struct flevel *l = &lv[0];
+	uint32_t page = next_page(t, startup), id = page_id(t, page), *cell = loc + id;
+	const size_t set = sets == SETS_ONE0 ? 0 : page & l->set_mask, base = set * l->ways;
+	const unsigned c = *cell;
+	uint64_t *u = l->used + set * l->uwords, u0, u1, c0, c1, m, none;
+	unsigned w, v, old;
+
+	if (__builtin_expect(l->nvalid[set] != l->ways, 0)) {
+		access_loc_page(lv, loc, t, page, 1, LK_NRU, LK_ANY, LK_ANY, sets);
+		return;
+	}
+	u0 = u[0];
+	u1 = l->uwords > 1 ? u[1] : 0;
+	/* the first way with its used bit clear (level_victim_nru), or 0 when
+	   none is, which resets all the used bits below on a miss */
+	c0 = ~u0 & (l->uwords > 1 ? ~0ull : l->ulast);
+	c1 = l->uwords > 1 ? ~u1 & l->ulast : 0;
+	m = 0 - (uint64_t)(c0 == 0);
+	none = 0 - (uint64_t)((c0 | c1) == 0);
+	v = (unsigned)(~none & ((m & 64) + (unsigned)__builtin_ctzll(c0 | (c1 & m) | (none & 1))));
+	w = pick(c, c - 1, v);
+	m = none & (0 - (uint64_t)(c == 0));	/* a miss with every bit set: reset */
+	u0 &= ~m;
+	u1 &= ~m;
+	u0 |= (uint64_t)(w < 64) << (w & 63);
+	u1 |= (uint64_t)(w >= 64) << (w & 63);
+	u[0] = u0;
+	if (l->uwords > 1)
+		u[1] = u1;
+	t->hit[pick(c, 0, 1)]++;
+	old = l->id[base + w];
+	loc[old] = 0;
+	*cell = w + 1;
+	l->id[base + w] = id;
 }
 
 /* One access of task t, whatever the core. */
@@ -237,15 +359,34 @@ static void access_one(struct fcore *c, struct ftask *t)
 	if (!c->loc)
 		access_hashed(c, t);
 	else
-		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY);
+		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY, SETS_ANY);
+}
+
+/* How periods_loc() makes an access. */
+enum how { ACCESS_LOC, ACCESS_LRU2, ACCESS_NRU1 };
+
+/* One access through access_loc(), access_lru2() or access_nru1(). */
+INLINE void access_how(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
+		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned sets,
+		       const unsigned how)
+{
+	if (how == ACCESS_LRU2)
+		access_lru2(lv, loc, startup, t, k0, k1, sets);
+	else if (how == ACCESS_NRU1)
+		access_nru1(lv, loc, startup, t, sets);
+	else
+		access_loc(lv, loc, startup, t, nlv, k0, k1, LK_ANY, sets);
 }
 
 /*
  * `periods` issue periods of accesses by the busy slots' tasks, in order
- * (c->flat: c->nflat tasks, c->reps periods' worth).
+ * (c->flat: c->nflat tasks, c->reps periods' worth); kinds and sets as
+ * access_loc(); how: ACCESS_LOC, or the branch-free access_lru2() (two
+ * LRU levels) or access_nru1() (one wide NRU level of at most 128 ways),
+ * sets not SETS_ANY.
  */
 INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
-			const unsigned k1)
+			const unsigned k1, const unsigned sets, const unsigned how)
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
@@ -260,48 +401,96 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 		lv[u] = c->lv[u];
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
+			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			access_loc(lv, loc, startup, flat[s], nlv, k0, k1, LK_ANY);
+			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how);
 	for (unsigned u = 0; u < nlv; u++)
 		c->lv[u] = lv[u];
 }
 
-/* periods_loc() for one level of kind k0, then any. */
-INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
+/*
+ * Whether core c's accesses so far hit level 0 at a rate between 1/8 and
+ * 7/8 (or none has been made yet): then a branch on it is mispredicted
+ * often enough that the branch-free access_lru2() is faster. Either way
+ * gives the same result.
+ */
+static int level0_mixed(const struct fcore *c)
 {
-	periods_loc(c, periods, 1, k0, LK_ANY);
+	uint64_t hits = 0, all = 0;
+
+	for (unsigned j = 0; j < c->ntasks; j++) {
+		const struct ftask *t = &c->t[c->tasks[j]];
+
+		hits += t->hit[0];
+		all += t->init_left - t->left;
+	}
+	return all == 0 || (hits * 8 >= all && hits * 8 <= all * 7);
 }
 
-/* periods_loc() for two levels of kinds k0 and k1. */
+/* periods_loc() for one level of kind k0, its sets a power of two in
+ * number; an NRU or wide LRU level with one set is compiled apart. */
+INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
+{
+	const struct flevel *l = &c->lv[0];
+
+	if (k0 == LK_NRU && l->sets == 1 && l->wide && l->uwords <= 2 && level0_mixed(c))
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_NRU1);
+	else if ((k0 == LK_NRU || k0 == LK_WIDE_LRU) && l->sets == 1)
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_LOC);
+	else
+		periods_loc(c, periods, 1, k0, LK_ANY, SETS_POW2, ACCESS_LOC);
+}
+
+/* periods_loc() for two levels of kinds k0 and k1, their sets powers of
+ * two in number; a fully associative wide LRU level 0 (the presets')
+ * is compiled apart. */
 #define KINDS2(a, b) ((a) * 8 + (b))
 static void periods_2(struct fcore *c, uint64_t periods)
 {
+	int one0 = c->lv[0].sets == 1, mixed = level0_mixed(c);
+
 	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
 	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
-		periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU);
+		if (mixed)
+			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LRU2);
+		else
+			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_NARROW_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU);
+		if (one0 && mixed)
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LRU2);
+		else if (one0)
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LOC);
+		else if (mixed)
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LRU2);
+		else
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_WIDE_LRU):
-		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU);
+		periods_loc(c, periods, 2, LK_WIDE_LRU, LK_WIDE_LRU, SETS_POW2, ACCESS_LOC);
 		break;
 	default:
-		periods_loc(c, periods, 2, LK_ANY, LK_ANY);
+		periods_loc(c, periods, 2, LK_ANY, LK_ANY, SETS_POW2, ACCESS_LOC);
 		break;
 	}
 }
 
 /* periods_loc() compiled for the usual level counts and kinds (the
- * presets'), else with the kinds read at run time. */
+ * presets', whose set counts are powers of two), else with the kinds
+ * read at run time. */
 static void run_periods(struct fcore *c, uint64_t periods)
 {
+	int pow2 = 1;
+
+	for (unsigned u = 0; u < c->nlv; u++)
+		pow2 &= c->lv[u].pow2;
 	if (!c->loc) {
 		for (uint64_t p = 0; p < periods; p++)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
 				access_hashed(c, c->flat[s]);
+	} else if (!pow2 || c->nlv > 2) {
+		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, SETS_ANY, ACCESS_LOC);
 	} else if (c->nlv == 1) {
 		switch (c->lv[0].kind) {
 		case LK_NRU:
@@ -317,10 +506,8 @@ static void run_periods(struct fcore *c, uint64_t periods)
 			periods_1(c, periods, LK_ANY);
 			break;
 		}
-	} else if (c->nlv == 2) {
-		periods_2(c, periods);
 	} else {
-		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY);
+		periods_2(c, periods);
 	}
 }
 
@@ -416,6 +603,8 @@ static void run_quiet(struct fcore *c, uint64_t n)
 }
 
 #define PROGRESS_SLOTS (1u << 20)
+/* the first quiet run is shorter: a sample for level0_mixed() */
+#define FIRST_SLOTS (1u << 14)
 /* run_quiet's list of tasks holds at least this many issue slots */
 #define FLAT_MIN 64
 
@@ -461,9 +650,12 @@ int run_core(struct fcore *c, unsigned cn, int periodic)
 		if (d.on) {
 			period_check(c, &d);
 		} else {
-			uint64_t n = quiet_slots(c), cap = PROGRESS_SLOTS > c->slen ? PROGRESS_SLOTS : c->slen;
+			uint64_t n = quiet_slots(c), cap = c->pos < FIRST_SLOTS ? FIRST_SLOTS : PROGRESS_SLOTS;
 
-			/* at most cap slots at a time, so progress is reported */
+			/* at most cap slots at a time, so progress is reported
+			   (and level0_mixed() has seen some before it matters) */
+			if (cap < c->slen)
+				cap = c->slen;
 			run_quiet(c, n < cap ? n : cap);
 			if (n > cap)
 				continue;

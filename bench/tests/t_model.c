@@ -351,6 +351,61 @@ static void parser(void)
 		   "preset %s has levels and a source", model_presets[i]->name);
 }
 
+/*
+ * Tag none flushes a strand's entries at each switch, leaving empty ways
+ * in the middle of LRU sets of 4 to 32 ways: the fast model keeps them
+ * least recent (level.h), and must still match the reference, with loc
+ * tables and through hash indexes.
+ */
+static void flushes_against_reference(void)
+{
+	static const char *const pats[] = { "zipf", "random", "rounds" };
+	static const struct model_level geo[][2] = {
+		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0 } },
+		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0 } },
+		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0 } },
+	};
+	unsigned n = 0, agree = 0;
+
+	for (int loc = 1; loc >= 0; loc--) {
+		model_loc_limit = loc ? 1u << 24 : 0;
+		for (unsigned g = 0; g < 3; g++) {
+			for (unsigned pi = 0; pi < 3; pi++) {
+				for (unsigned q = 0; q < 2; q++) {
+					struct model_machine m;
+					struct model_run r;
+					struct model_stats a, b;
+
+					machine(&m, 1, TAG_NONE, 2);
+					m.nlevels = 2;
+					m.level[0] = geo[g][0];
+					m.level[1] = geo[g][1];
+					/* strand 1 keeps its entries while strand 0 flushes
+					   (one task), or the strands drift apart (jitter) */
+					run(&r, q ? 6 : 3, 40, 20, 0);
+					r.ops = workload_find(pats[pi]);
+					r.zipf_theta = 0.99;
+					r.quantum = q ? 50 : 7;
+					r.jitter = q ? 3 : 0;
+					r.startup = 3;
+					r.seed = 1 + q;
+					n++;
+					if (model_simulate(&m, &r, &a))
+						continue;
+					if (!model_reference(&m, &r, &b)) {
+						agree += same(&a, &b);
+						model_stats_free(&b);
+					}
+					model_stats_free(&a);
+				}
+			}
+		}
+	}
+	model_loc_limit = 1u << 24;
+	ok(agree == n, "tag none, flushes in narrow and wide LRU sets (4 to 32 ways): fast equals the reference on %u/%u runs",
+	   agree, n);
+}
+
 int main(void)
 {
 	hand_cases();
@@ -362,5 +417,6 @@ int main(void)
 	model_loc_limit = 1u << 24;
 	presets_against_reference();
 	presets_as_benchmarked();
+	flushes_against_reference();
 	return done_testing();
 }
