@@ -7,8 +7,8 @@
 #     sga-pte-bytes, accesses-per-cpu-s);
 #   - a build of this tree at -O0 against the -O2 one (sweep --ab,
 #     interleaved): a regression in accesses-per-cpu-s in every cell whose
-#     minimum detectable effect lies below the slowdown measured, and in
-#     all 6 cells, and then scripts/nightly exits 1;
+#     minimum detectable effect lies below the slowdown measured (on an
+#     idle machine, all 6 cells), and then scripts/nightly exits 1;
 #   - a touch loop about 10 % slower (the test knob SGABENCH_TEST_WORK,
 #     calibrated here to >= 10 % against the knob's loop at 0 units) in the
 #     4 KiB cells, 16 runs per arm: a regression in every cell that could
@@ -18,19 +18,20 @@
 # CPU the tasks got (A/A nights read 0.51-0.55 times as fast at p < 0.005
 # when the load rose from 6.5 to 8.5), so configs/nightly prints it for
 # information and it is not asserted here.
-# Slow (3-5 minutes on this 2-CPU VM, more under load): it runs real
-# sweeps. It runs only when asked (make check-slow, SGABENCH_SLOW=1): in 5
-# runs on 3 December 2026 it failed once (the knob unresolvable in one of
-# the two cells, and an A/A pte-bytes "improvement" of 0.905 at p 0.0026,
-# since traced to ASLR: the verdict is now sga-pte-bytes), and a chance
-# failure must not gate every change.
+# Slow (about 4 minutes on this idle 2-CPU VM, more under load): it runs
+# real sweeps. It is part of make check, as the one slow test file;
+# SGABENCH_SKIP_SLOW=1 skips it while iterating, and make check-slow runs
+# it alone. Its chance failures are bounded by design: an A/A alarm needs
+# MWU with BH and a ratio beyond the baseline's own A/A floor, and the
+# knob is asserted only in cells whose noise that night let them resolve
+# it (a skip, with the MDEs, when none could).
 # shellcheck source=scripts/t/tap.sh
 . "$(dirname "$0")/tap.sh"
 # shellcheck source=scripts/lib.sh
 . "$top/scripts/lib.sh"
 
-if [ "${SGABENCH_SLOW:-0}" != 1 ]; then
-	skip "nightly-detect" "slow and statistical (it failed 1 of 5 runs), not part of make check: run make check-slow (SGABENCH_SLOW=1)"
+if [ "${SGABENCH_SKIP_SLOW:-0}" = 1 ]; then
+	skip "nightly-detect" "SGABENCH_SKIP_SLOW=1: the slow nightly-detection test was asked to be skipped"
 	done_testing
 	exit
 fi
@@ -127,9 +128,15 @@ sed -n 's/^summary: /# -O0: /p' "$TMPD/night.O0"
 grep 'accesses-per-s' "$TMPD/night.O0" | sed 's/^/#   /'
 grep 'accesses-per-cpu-s' "$TMPD/night.O0" | sed 's/^/#   /'
 # With the nightly config's 32 KiB working set (every access an L1 hit)
-# -O0 reads 2 to 4 times as slow here: every cell must flag it, and then
-# scripts/nightly must exit 1.
-if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B 6; then
+# -O0 reads 2 to 4 times as slow here: every cell whose noise let it
+# resolve that must flag it, and then scripts/nightly must exit 1. On an
+# idle machine that is all 6 cells. Under load it need not be: with a
+# kernel build beside it (load 6, 4 December 2026) the 1-task 2 MiB
+# cells' -O2 runs alone spread so far that their floors were 56 %, and a
+# 0.44 ratio was not beyond them (5 of 6 flagged). Asserting 6 there
+# would assert luck, so the count is printed and only resolvable cells
+# are asserted.
+if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B 1; then
 	is "-O0 against -O2: scripts/nightly exits 1" "$rc_o0" 1
 fi
 
