@@ -24,16 +24,6 @@ uint64_t rng_next(struct rng *r)
 	return rng_step(r->s);
 }
 
-void rng_fill(struct rng *r, uint64_t *out, size_t n)
-{
-	uint64_t st[4] = { r->s[0], r->s[1], r->s[2], r->s[3] };
-
-	for (size_t i = 0; i < n; i++)
-		out[i] = rng_step(st);
-	for (unsigned k = 0; k < 4; k++)
-		r->s[k] = st[k];
-}
-
 uint64_t rng_below(struct rng *r, uint64_t n)
 {
 	__uint128_t m = (__uint128_t)rng_next(r) * n;

@@ -31,8 +31,6 @@ static inline uint64_t rng_step(uint64_t st[4])
 	return result;
 }
 
-/* The next n values of rng_next(), into out. */
-void rng_fill(struct rng *r, uint64_t *out, size_t n);
 /* Uniform integer in [0, n), unbiased (Lemire's method); n > 0. */
 uint64_t rng_below(struct rng *r, uint64_t n);
 /* Uniform double in [0, 1). */
