@@ -92,6 +92,32 @@ struct model_plan {
 	struct model_run r;
 };
 
+/* With --verbose (log level 2): the machine and run the model will
+ * simulate, on stderr, before it starts. Prints nothing otherwise. */
+static void model_describe(const struct model_plan *p)
+{
+	const struct model_machine *m = &p->m;
+	const struct model_run *r = &p->r;
+	char tlb[512], tag[16], place[16];
+	unsigned strands = r->strands && r->strands < m->strands ? r->strands : m->strands;
+
+	if (log_verbosity < 2)
+		return;
+	info(2, "sim: machine %s: %s", m->name, m->desc);
+	info(2, "sim: TLB levels %s; tags %s; %u cores x %u strands (%u used per core)",
+	     model_tlb_str(m, tlb, sizeof(tlb)), opt_choice_name(MODEL_TAG_CHOICES, m->tag, tag, sizeof(tag)),
+	     m->cores, m->strands, strands);
+	if (m->inferred[0])
+		info(2, "sim: inferred, not published: %s", m->inferred);
+	info(2, "sim: %u tasks (%s), placed %s; %llu pages of %s per task, %llu rounds, %llu start-up pages, "
+	     "quantum %llu, jitter %u, seed %llu", r->ntasks, r->threads ? "threads of one process" : "processes",
+	     opt_choice_name(MODEL_PLACE_CHOICES, r->place, place, sizeof(place)), (unsigned long long)r->pages,
+	     model_psz_name(r->psz), (unsigned long long)r->rounds, (unsigned long long)r->startup,
+	     (unsigned long long)r->quantum, r->jitter, (unsigned long long)r->seed);
+	info(2, "sim: simulator: %s", p->cfg.reference ? "the brute-force reference (one access at a time)"
+	     : "the fast one (exact period skipping)");
+}
+
 /* Build the machine and the run (simrun.c); `--machine list` prints and is done. */
 static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan, char *err,
 			 size_t errlen)
@@ -121,6 +147,7 @@ static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan,
 	if (p->r.sharedctx && p->m.tag != TAG_CTX2)
 		warning("sim: --sharedctx has no effect with tag '%s': only ctx2 shares TLB entries",
 			opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)));
+	model_describe(p);
 	*plan = p;
 	return 0;
 }

@@ -2,7 +2,9 @@
 # t0565: progress of a long `sgabench sim`: --progress prints accesses
 # done, rate and ETA on stderr; on a terminal the lines come by themselves
 # after 2 s, but not with --quiet, which prints nothing but errors. The
-# terminal is script(1)'s; the runs take a few seconds each.
+# terminal is script(1)'s; the runs take a few seconds each. And what
+# `sim --verbose` says on stderr before it starts: the machine, its TLB
+# levels, the tasks and which simulator.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -24,6 +26,34 @@ test_expect_success "on a terminal: progress without asking" 'grep -q "sim: [0-9
 script -qec "$SGABENCH sim $long --quiet" /dev/null >"$TMPD/tty-quiet" 2>&1
 test_expect_success "on a terminal with --quiet: nothing at all" - <<-\EOT
 	test_is "$(wc -c <"$TMPD/tty-quiet" | tr -d ' ')" 0
+EOT
+
+short="--machine arm-neoverse-n1 --tasks 3 --rounds 2 --no-store"
+# shellcheck disable=SC2086 # $short is a list of arguments
+"$SGABENCH" sim $short --json >"$TMPD/plain" 2>"$TMPD/plain.err"
+# shellcheck disable=SC2086
+"$SGABENCH" sim $short --json --verbose >"$TMPD/verbose" 2>"$TMPD/verbose.err"
+# shellcheck disable=SC2086
+"$SGABENCH" sim $short --verbose --reference >/dev/null 2>"$TMPD/ref.err"
+test_expect_success "--verbose: the machine and its TLB levels, as the preset gives them" - <<-\EOT
+	grep -q "sim: machine arm-neoverse-n1: Arm Neoverse N1" "$TMPD/verbose.err" &&
+	grep -q "sim: TLB levels l1d:48,full,lru,.*;l2:1280,5way,lru,.*; tags asid; 64 cores x 1 strands" "$TMPD/verbose.err"
+EOT
+test_expect_success "--verbose: the tasks and the simulator" - <<-\EOT
+	grep -q "sim: 3 tasks (processes), placed smt; .* of 2m per task, 2 rounds" "$TMPD/verbose.err" &&
+	grep -q "sim: simulator: the fast one" "$TMPD/verbose.err" &&
+	grep -q "sim: simulator: the brute-force reference" "$TMPD/ref.err"
+EOT
+test_expect_success "without --verbose: nothing on stderr; the counts are the same either way" - <<-\EOT
+	test_is "$(wc -c <"$TMPD/plain.err" | tr -d ' ')" 0 &&
+	test_is "$(jq -cS .totals "$TMPD/plain")" "$(jq -cS .totals "$TMPD/verbose")" &&
+	jq -e '.totals | length > 0' "$TMPD/plain" >/dev/null
+EOT
+rc=0
+# shellcheck disable=SC2086
+"$SGABENCH" sim $short --verbose --quiet >/dev/null 2>"$TMPD/vq.err" || rc=$?
+test_expect_success "--verbose with --quiet: exit 2, saying why" - <<-\EOT
+	test_is "$rc" 2 && grep -q "quiet and --verbose exclude each other" "$TMPD/vq.err"
 EOT
 
 test_done
