@@ -265,10 +265,10 @@ static inline __attribute__((always_inline)) void
 zipf_block(const struct zipf *z, uint64_t pages, uint64_t st[4], uint32_t *out, size_t n,
 	   int pow2)
 {
-	/* zipf_table_direct() with the guide in locals: stores to out could
-	   alias the table's fields, which would be read again each sample.
-	   Without a table, a guide of one entry that ranks nothing (bits is
-	   below 2^53, so bits >> 63 is 0): no test in the loop */
+	/* the guide and shift in locals: stores to out could alias the
+	   table's fields, which would be read again each sample. Without a
+	   table, a guide of one entry that ranks nothing (bits is below 2^53,
+	   so bits >> 63 is 0): no test in the loop */
 	static const uint32_t no_guide[1] = { 0 };
 	const uint32_t *const guide = z->table ? z->table->guide : no_guide;
 	const unsigned shift = z->table ? z->table->shift : 63;
@@ -281,7 +281,7 @@ zipf_block(const struct zipf *z, uint64_t pages, uint64_t st[4], uint32_t *out, 
 
 		for (size_t j = j0; j < end; j++) {
 			uint64_t bits = rng_step(st) >> 11;
-			uint32_t e = guide[bits >> shift];
+			uint32_t e = zipf_table_direct(guide, shift, bits);
 
 			if (e & ZIPF_TABLE_DIRECT) {
 				out[j] = zipf_page_of(z, pages, e & ~ZIPF_TABLE_DIRECT, pow2);

@@ -76,11 +76,12 @@ static inline int zipf_table_rank(const struct zipf_table *t, uint64_t m, uint64
  * every m of it is beyond ZIPF_TABLE_GUARD of the thresholds (the answer
  * zipf_table_rank would give), or when the bucket lies below m_pow and g
  * is the same at both ends (g is monotone there: no pow). Without the
- * flag, the caller goes the slow way.
+ * flag, the caller goes the slow way. It takes the table's guide and
+ * shift, not the table, so that a caller can keep them in locals.
  */
-static inline uint32_t zipf_table_direct(const struct zipf_table *t, uint64_t m)
+static inline uint32_t zipf_table_direct(const uint32_t *guide, unsigned shift, uint64_t m)
 {
-	return t->guide[m >> t->shift];
+	return guide[m >> shift];
 }
 
 #endif
