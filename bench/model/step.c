@@ -264,7 +264,6 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
 	return hit;
 }
 
-
 /*
  * One access of task t on a core with a loc table of nlv levels, the
  * first three of kinds k0, k1, k2 (LK_ANY: read at run time): the row of
