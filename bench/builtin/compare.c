@@ -42,7 +42,7 @@ static const struct opt compare_opts[] = {
 	  .metavar = "PATTERN", .defhelp = "all",
 	  .help = "only cells matching this GLOB pattern" },
 	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct compare_args, c.hb_last),
-	  .metavar = "M,...", .defhelp = "*-per-s",
+	  .metavar = "M,...", .defhelp = "*-per-s, *-per-cpu-s, *-per-cpu-s-best",
 	  .help = "metrics where higher is better (repeatable)" },
 	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.threshold), .dmax = 10,
 	  .metavar = "R", .def = "0.02",
@@ -154,7 +154,8 @@ int cmd_compare(int argc, char **argv)
 		       "max(threshold, the cell's A/A noise floor) on the bad side (its bootstrap 95%%\n"
 		       "CI is reported, not required to clear it);\n"
 		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
-		       "or the sizes cannot reach alpha. Lower is better unless --higher-better.\n"
+		       "or the sizes cannot reach alpha. Lower is better unless --higher-better or a\n"
+		       "rate (*-per-s, *-per-cpu-s, *-per-cpu-s-best).\n"
 		       "exit: 0 no regression, 1 regression, 2 usage error, 3 no database, unknown\n"
 		       "schema or no runs to compare\n", STATS_MIN_RUNS);
 		ret = EX_OK;

@@ -25,14 +25,21 @@ size_t cmp_split_list(const char *list, char **out, size_t max)
 	return n;
 }
 
+/* Whether metric ends with suffix (and has something before it). */
+static int ends_with(const char *metric, const char *suffix)
+{
+	size_t l = strlen(metric), k = strlen(suffix);
+
+	return l > k && strcmp(metric + l - k, suffix) == 0;
+}
+
 int cmp_higher_better(const struct cmp *c, const char *metric)
 {
-	size_t l = strlen(metric);
-
 	for (size_t i = 0; i < c->nhb; i++)
 		if (strcmp(c->hb[i], metric) == 0)
 			return 1;
-	return l > 6 && strcmp(metric + l - 6, "-per-s") == 0;
+	return ends_with(metric, "-per-s") || ends_with(metric, "-per-cpu-s") ||
+	       ends_with(metric, "-per-cpu-s-best");
 }
 
 void cmp_note(struct cmp *c, const char *fmt, ...)

@@ -99,7 +99,8 @@ int cmp_row_floor(const struct cmp *c, struct cmp_row *r, int64_t mach);
 /* Split a comma list into at most max fresh strings; returns how many. */
 size_t cmp_split_list(const char *list, char **out, size_t max);
 
-/* Whether higher is better for metric: --higher-better, else names ending "-per-s". */
+/* Whether higher is better for metric: --higher-better, else names ending
+ * "-per-s", "-per-cpu-s" or "-per-cpu-s-best" (rates). */
 int cmp_higher_better(const struct cmp *c, const char *metric);
 
 /* Add a note (shown after the table and in the JSON). */

@@ -84,6 +84,15 @@ void result_window_rates(const struct run_result *r, unsigned w, int tc, struct 
 	out->per_cpu_s = cpu_ok && cpu > 0 ? acc / (cpu / 1e9) : NAN;
 }
 
+double result_task_rate(const struct run_result *r, unsigned w, unsigned t, int tc)
+{
+	const struct window_result *wr = &r->win[(size_t)w * r->ntasks + t];
+
+	if (tc < 0 || wr->ev[tc].state != EV_COUNTED || !(wr->ev[tc].value > 0))
+		return NAN;
+	return (double)wr->accesses / (wr->ev[tc].value / 1e9);
+}
+
 void result_stamp(struct run_result *r)
 {
 	unsigned char b[16];

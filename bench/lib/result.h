@@ -95,6 +95,13 @@ struct window_rates {
  * index in r, or -1. */
 void result_window_rates(const struct run_result *r, unsigned w, int tc, struct window_rates *out);
 
+/*
+ * Task t's own speed in window w: its accesses / its task-clock in
+ * seconds. NAN when tc < 0, task-clock was not counted in that task's
+ * window, or it counted no time.
+ */
+double result_task_rate(const struct run_result *r, unsigned w, unsigned t, int tc);
+
 /* Index of event name in r, or -1. */
 int result_event_index(const struct run_result *r, const char *name);
 

@@ -112,6 +112,26 @@ static double sorted_median(double *x, unsigned n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
+/*
+ * The largest result_task_rate over r's tasks and windows (tc is
+ * task-clock's event index); NAN when any task window lacks one.
+ */
+static double best_task_rate(const struct run_result *r, int tc)
+{
+	double best = 0;
+
+	for (unsigned w = 0; w < r->nwindows; w++)
+		for (unsigned t = 0; t < r->ntasks; t++) {
+			double x = result_task_rate(r, w, t, tc);
+
+			if (isnan(x))
+				return NAN;
+			if (x > best)
+				best = x;
+		}
+	return best;
+}
+
 void window_metrics(struct run_result *r)
 {
 	unsigned n = r->nwindows;
@@ -139,6 +159,9 @@ void window_metrics(struct run_result *r)
 		result_set_metric(r, "accesses-per-cpu-s", m);
 		if (m > 0)
 			result_set_metric(r, "accesses-per-cpu-s-spread", (apc[n - 1] - apc[0]) / m);
+		m = best_task_rate(r, tc);
+		if (!isnan(m))
+			result_set_metric(r, "accesses-per-cpu-s-best", m);
 	}
 	mws = sorted_median(ws, n);
 	maps = sorted_median(aps, n);

@@ -50,7 +50,14 @@ void window_task_total(const struct window_result *win, unsigned nwin, unsigned 
  * accesses-per-cpu-s the median over windows of (accesses of all tasks /
  * their task-clock), when task-clock was counted in every task and window:
  * a rate that time spent descheduled does not dilute, and its spread
- * accesses-per-cpu-s-spread. Also windows. Needs r->nwindows >= 1.
+ * accesses-per-cpu-s-spread; and accesses-per-cpu-s-best, the fastest
+ * task window (one task's accesses / its own task-clock, the largest over
+ * every task and window): the noise of a shared VM (the host preempting a
+ * vCPU, which the guest's task-clock still counts, or a busy sibling
+ * thread) only ever slows a window, so the fastest one is the estimate of
+ * the loop's own speed that such noise moves least, the minimum time of
+ * BenchmarkTools (Chen and Revels, 2016). Also windows. Needs
+ * r->nwindows >= 1.
  */
 void window_metrics(struct run_result *r);
 

@@ -83,6 +83,7 @@ static const struct {
 	{ "wall-s", "s", "the whole run, set-up and first touch included" },
 	{ "accesses-per-s", "/s", "accesses of all tasks / the longest window" },
 	{ "accesses-per-cpu-s", "/s", "accesses of all tasks / their task-clock (CPU time, not wall)" },
+	{ "accesses-per-cpu-s-best", "/s", "the fastest task window: its accesses / its own task-clock" },
 	{ "windows", "", "measured windows after one first touch (--windows)" },
 	{ "window-rounds", "", "rounds per window, calibrated to --min-window (or --rounds)" },
 	{ "window-s-spread", "", "(max - min) / median of the windows' window-s" },

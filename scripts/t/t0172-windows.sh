@@ -118,6 +118,19 @@ for m in window-s accesses-per-s accesses-per-cpu-s; do
 			"$(jx "printf('%.9g', json_extract(d, '\$.metrics.\"$m-spread\"'))")"
 	EOT
 done
+# accesses-per-cpu-s-best, by hand from the listed windows: the largest
+# task accesses / (task-clock in s) over every task of every window. It is
+# at least the median over windows of the tasks' pooled rate, since a
+# pooled rate never exceeds its fastest task.
+test_expect_success "json: accesses-per-cpu-s-best is the fastest task window, by hand" - <<-\EOT
+	test_is "$(jx "(SELECT printf('%.6g', MAX(json_extract(t.value, '\$.accesses') * 1e9 /
+		json_extract(t.value, '\$.events.\"task-clock\".value'))) FROM $wl w, json_each(w.value, '\$.tasks') t)")" \
+		"$(jx "printf('%.6g', json_extract(d, '\$.metrics.\"accesses-per-cpu-s-best\"'))")"
+EOT
+test_expect_success "json: accesses-per-cpu-s-best >= accesses-per-cpu-s" - <<-\EOT
+	test_is "$(jx "json_extract(d, '\$.metrics.\"accesses-per-cpu-s-best\"') >=
+		json_extract(d, '\$.metrics.\"accesses-per-cpu-s\"')")" 1
+EOT
 test_expect_success "json: the spread by hand: (max - min) / median of the windows' accesses-per-s" - <<-\EOT
 	test_is "$(jx "(SELECT printf('%.6g', (MAX(x) - MIN(x)) / json_extract(d, '\$.windows.median.\"accesses-per-s\"'))
 		FROM (SELECT json_extract(value, '\$.\"accesses-per-s\"') AS x FROM $wl))")" \

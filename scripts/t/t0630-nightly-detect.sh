@@ -4,20 +4,23 @@
 #   - A/A: the same binary in two comparisons (night 2 against night 1,
 #     the -O2 arm of the -O0 sweep against night 2): no regression and no
 #     improvement in the verdict metrics (first-touch-faults,
-#     sga-pte-bytes, accesses-per-cpu-s);
+#     sga-pte-bytes, accesses-per-cpu-s-best);
 #   - a build of this tree at -O0 against the -O2 one (sweep --ab,
-#     interleaved): a regression in accesses-per-cpu-s in every cell whose
+#     interleaved): a regression in accesses-per-cpu-s-best in every cell whose
 #     minimum detectable effect lies below the slowdown measured (on an
 #     idle machine, all 6 cells), and then scripts/nightly exits 1;
 #   - a touch loop about 10 % slower (the test knob SGABENCH_TEST_WORK,
 #     calibrated here to >= 10 % against the knob's loop at 0 units) in the
 #     4 KiB cells, 16 runs per arm: a regression in every cell that could
 #     resolve it, and in at least one.
-# The speed metric is accesses-per-cpu-s (accesses / task-clock): on a
-# shared, loaded VM the wall-clock accesses-per-s measures the share of
-# CPU the tasks got (A/A nights read 0.51-0.55 times as fast at p < 0.005
-# when the load rose from 6.5 to 8.5), so configs/nightly prints it for
-# information and it is not asserted here.
+# The speed metric is accesses-per-cpu-s-best (the fastest task window's
+# accesses / its task-clock): on a shared, loaded VM the wall-clock
+# accesses-per-s measures the share of CPU the tasks got (A/A nights read
+# 0.51-0.55 times as fast at p < 0.005 when the load rose from 6.5 to 8.5),
+# and the median accesses-per-cpu-s of 4 tasks drops about 15 % whenever
+# the host preempts one task's vCPU in a window (configs/nightly says
+# more), so configs/nightly prints both for information and neither is
+# asserted here.
 # Slow (about 4 minutes on this idle 2-CPU VM, more under load): it runs
 # real sweeps. It is part of make check, as the one slow test file;
 # SGABENCH_SKIP_SLOW=1 skips it while iterating, and make check-slow runs
@@ -69,13 +72,13 @@ verdicts() {
 	sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE candidate = 'label:$1' AND metric = '$2' AND verdict = '$3'"
 }
 
-# resolvable LABEL: "ROWS CAUGHT" for the accesses-per-cpu-s rows of
+# resolvable LABEL: "ROWS CAUGHT" for the accesses-per-cpu-s-best rows of
 # candidate LABEL whose measured slowdown is at least 1.5 times their
 # minimum detectable effect (rows that could have caught it with power
 # near 99 %): how many there are, and how many of them are regressions.
 resolvable() {
 	sqlite3 -separator ' ' "$db" "SELECT COUNT(*), COALESCE(SUM(verdict = 'regression'), 0) FROM verdict
-		WHERE candidate = 'label:$1' AND metric = 'accesses-per-cpu-s' AND mde IS NOT NULL
+		WHERE candidate = 'label:$1' AND metric = 'accesses-per-cpu-s-best' AND mde IS NOT NULL
 		AND 1 - ratio >= 1.5 * mde"
 }
 
@@ -88,13 +91,13 @@ detect() {
 	set -- "$1" "$2" $(resolvable "$2")
 	if [ "$3" -eq 0 ]; then
 		skip "$1" "no cell could resolve it here: MDEs $(sqlite3 "$db" "SELECT group_concat(printf('%.1f %%', 100 * mde), ', ')
-			FROM verdict WHERE candidate = 'label:$2' AND metric = 'accesses-per-cpu-s'") against slowdowns of
+			FROM verdict WHERE candidate = 'label:$2' AND metric = 'accesses-per-cpu-s-best'") against slowdowns of
 			$(sqlite3 "$db" "SELECT group_concat(printf('%.1f %%', 100 * (1 - ratio)), ', ') FROM verdict
-			WHERE candidate = 'label:$2' AND metric = 'accesses-per-cpu-s'")"
+			WHERE candidate = 'label:$2' AND metric = 'accesses-per-cpu-s-best'")"
 		return 1
 	fi
 	is "$1: a regression in every cell that could resolve it ($4 of $3)" "$4" "$3"
-	ok "$1: a regression in at least $min cells" test "$(verdicts "$2" accesses-per-cpu-s regression)" -ge "$min"
+	ok "$1: a regression in at least $min cells" test "$(verdicts "$2" accesses-per-cpu-s-best regression)" -ge "$min"
 }
 
 # aa BASE_LABEL CAND_LABEL: an A/A comparison of the nightly metrics; its exit status in $rc.
@@ -136,7 +139,7 @@ grep 'accesses-per-cpu-s' "$TMPD/night.O0" | sed 's/^/#   /'
 # 0.44 ratio was not beyond them (5 of 6 flagged). Asserting 6 there
 # would assert luck, so the count is printed and only resolvable cells
 # are asserted.
-if detect "-O0 (accesses-per-cpu-s)" nightly-20990103-B 1; then
+if detect "-O0 (accesses-per-cpu-s-best)" nightly-20990103-B 1; then
 	is "-O0 against -O2: scripts/nightly exits 1" "$rc_o0" 1
 fi
 
@@ -153,7 +156,7 @@ fi
 # shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
 probe() {
 	SGABENCH_TEST_WORK=$1 "$O2" run $SWEEP_ARGS --page-size 4k --tasks 1 --no-store --json >"$TMPD/probe.json"
-	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/probe.json'), '\$.metrics.\"accesses-per-cpu-s\"')"
+	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/probe.json'), '\$.metrics.\"accesses-per-cpu-s-best\"')"
 }
 work=96 a0="" aw=""
 for w in 1 2 3 4 6 8 12 16 24 32 48 64 96; do
@@ -197,17 +200,17 @@ is "sweep --ab -O2 against the 10 % knob (4 KiB cells)" "$rc" 0
 # knob's loop, a different code path from the nights'.)
 rc=0
 "$O2" compare --db "$db" --baseline label:nightly-20990104-A --candidate label:nightly-20990104-B \
-	--metric accesses-per-cpu-s --higher-better accesses-per-cpu-s --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
+	--metric accesses-per-cpu-s-best --higher-better accesses-per-cpu-s-best --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
 sed 's/^/#   /' "$TMPD/knob"
 # Every 4 KiB cell that could resolve a 10 % change must flag it; a cell
 # whose noise that night put its MDE above 1/1.5 of the slowdown is
 # reported, not asserted.
-if detect "the 10 % knob (accesses-per-cpu-s, 4 KiB cells)" nightly-20990104-B 1; then
+if detect "the 10 % knob (accesses-per-cpu-s-best, 4 KiB cells)" nightly-20990104-B 1; then
 	is "the 10 % knob: compare exits 1" "$rc" 1
 fi
 ratio=$(sqlite3 "$db" "SELECT group_concat(printf('%.3f', ratio), ' ') FROM verdict
-	WHERE candidate = 'label:nightly-20990104-B' AND metric = 'accesses-per-cpu-s'")
-echo "# the knob's measured accesses-per-cpu-s ratios (tasks 1, 4): $ratio"
+	WHERE candidate = 'label:nightly-20990104-B' AND metric = 'accesses-per-cpu-s-best'")
+echo "# the knob's measured accesses-per-cpu-s-best ratios (tasks 1, 4): $ratio"
 
 aa_in="'label:nightly-20990102', 'label:nightly-20990103-A'"
 false_alarms=$(sqlite3 "$db" "SELECT COUNT(*) FROM verdict WHERE verdict IN ('regression', 'improvement')
@@ -222,10 +225,10 @@ sqlite3 "$db" "SELECT candidate, cell, metric, verdict, printf('%.4f', ratio), p
 	FROM verdict WHERE verdict IN ('regression', 'improvement') AND candidate IN ('label:nightly-20990102',
 	'label:nightly-20990103-A')" | sed 's/^/#   A\/A alarm: /'
 sqlite3 "$db" "SELECT candidate, printf('%.1f', 100 * MIN(noise_floor)), printf('%.1f', 100 * MAX(noise_floor)),
-	printf('%.1f', 100 * MIN(mde)), printf('%.1f', 100 * MAX(mde)) FROM verdict WHERE metric = 'accesses-per-cpu-s'
-	GROUP BY candidate" | sed 's/^/# accesses-per-cpu-s floors and MDEs (min %, max %): /'
-echo "# A/A: $false_alarms alarms (regression or improvement) in $aa_rows rows; -O0: accesses-per-cpu-s caught in" \
-	"$(verdicts nightly-20990103-B accesses-per-cpu-s regression) of 6 cells; knob: in" \
-	"$(verdicts nightly-20990104-B accesses-per-cpu-s regression) of 2 cells; load $(cut -d' ' -f1-3 /proc/loadavg);" \
+	printf('%.1f', 100 * MIN(mde)), printf('%.1f', 100 * MAX(mde)) FROM verdict WHERE metric = 'accesses-per-cpu-s-best'
+	GROUP BY candidate" | sed 's/^/# accesses-per-cpu-s-best floors and MDEs (min %, max %): /'
+echo "# A/A: $false_alarms alarms (regression or improvement) in $aa_rows rows; -O0: accesses-per-cpu-s-best caught in" \
+	"$(verdicts nightly-20990103-B accesses-per-cpu-s-best regression) of 6 cells; knob: in" \
+	"$(verdicts nightly-20990104-B accesses-per-cpu-s-best regression) of 2 cells; load $(cut -d' ' -f1-3 /proc/loadavg);" \
 	"$(($(date +%s) - t_start)) s"
 done_testing
