@@ -149,9 +149,12 @@ fi
 # 5 runs is at most 0.9 times the median of 5 runs at 0 units, the two
 # alternating, so that a drift of the machine's load falls on both.
 # Both arms run the knob's loop (SGABENCH_TEST_WORK=0 for the plain one):
-# its own cost per 8-read pass, the owed counter, made it 0.72 times as
-# fast as the normal loop even at 0 units (4 December 2026), so a plain
-# arm on the normal loop would measure that cost, not the calibrated work.
+# at 0 units it is not the normal loop's speed (0.72 times as fast in
+# the morning of 4 December 2026, its owed counter costing per 8-read
+# pass; 1.28 times as fast that afternoon, 1.90e9 against 1.48e9 in 3
+# alternating runs each, after unrelated code moved: the two loops' speed
+# follows code layout), so a plain arm on the normal loop would measure
+# that difference, not the calibrated work.
 # (Some of the work hides behind the loads: about 2 % per 3 units here.)
 # shellcheck disable=SC2086 # SWEEP_ARGS is a list of options
 probe() {
