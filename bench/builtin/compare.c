@@ -47,6 +47,9 @@ static const struct opt compare_opts[] = {
 	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.threshold), .dmax = 10,
 	  .metavar = "R", .def = "0.02",
 	  .help = "smallest relative change reported" },
+	{ .name = "metric-threshold", .type = OPT_STR, .off = offsetof(struct compare_args, c.mt_last),
+	  .metavar = "M=R", .defhelp = "--threshold",
+	  .help = "metric M's own smallest reported change (repeatable)" },
 	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.alpha), .dmin = 1e-9, .dmax = 0.5,
 	  .metavar = "P", .def = "0.01",
 	  .help = "Mann-Whitney U significance level" },
@@ -75,6 +78,40 @@ static void collect_higher_better(struct cmp *c, int argc, char **argv)
 		if (v)
 			c->nhb += cmp_split_list(v, c->hb + c->nhb, CMP_MAX_LIST - c->nhb);
 	}
+}
+
+/*
+ * Collect every --metric-threshold value (the option table keeps only the
+ * last). Returns 0, or EX_USAGE / EX_FAIL after printing why.
+ */
+static int collect_metric_thresholds(struct cmp *c, int argc, char **argv)
+{
+	char why[200];
+
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		int ret;
+
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--metric-threshold") == 0 && i + 1 < argc)
+			v = argv[++i];
+		else if (strncmp(argv[i], "--metric-threshold=", 19) == 0)
+			v = argv[i] + 19;
+		if (!v)
+			continue;
+		ret = cmp_add_metric_threshold(c, v, why, sizeof(why));
+		if (ret == -ENOMEM) {
+			error("compare: out of memory");
+			return EX_FAIL;
+		}
+		if (ret) {
+			error("compare: --metric-threshold %s", why);
+			hint("see 'sgabench compare --help'");
+			return EX_USAGE;
+		}
+	}
+	return 0;
 }
 
 /* Check the selectors before touching the database: a bad one is a usage error. */
@@ -151,8 +188,9 @@ int cmd_compare(int argc, char **argv)
 		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
 		       "regression when the Mann-Whitney U p <= alpha, its Benjamini-Hochberg q\n"
 		       "(over all rows) <= fdr, and the ratio median(cand)/median(base) lies beyond\n"
-		       "max(threshold, the cell's A/A noise floor) on the bad side (its bootstrap 95%%\n"
-		       "CI is reported, not required to clear it);\n"
+		       "max(threshold (or the metric's --metric-threshold), the cell's A/A noise\n"
+		       "floor) on the bad side (its bootstrap 95%% CI is reported, not required to\n"
+		       "clear it);\n"
 		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
 		       "or the sizes cannot reach alpha. Lower is better unless --higher-better or a\n"
 		       "rate (*-per-s, *-per-cpu-s, *-per-cpu-s-best).\n"
@@ -161,7 +199,7 @@ int cmd_compare(int argc, char **argv)
 		ret = EX_OK;
 		goto out;
 	}
-	if (ret || (ret = check_selectors(c)))
+	if (ret || (ret = check_selectors(c)) || (ret = collect_metric_thresholds(c, argc, argv)))
 		goto out;
 	collect_higher_better(c, argc, argv);
 	if (c->metrics)

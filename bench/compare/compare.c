@@ -1,4 +1,6 @@
 /* compare/compare.c - the comparison's small shared helpers: option lists, direction, notes, freeing. */
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,47 @@ int cmp_higher_better(const struct cmp *c, const char *metric)
 	       ends_with(metric, "-per-cpu-s-best");
 }
 
+int cmp_add_metric_threshold(struct cmp *c, const char *spec, char *why, size_t len)
+{
+	const char *eq = strchr(spec, '=');
+	char *end, *name;
+	double v;
+	size_t i;
+
+	if (!eq || eq == spec || !eq[1]) {
+		snprintf(why, len, "'%s' is not METRIC=R (e.g. accesses-per-cpu-s-best=0.05)", spec);
+		return -EINVAL;
+	}
+	v = strtod(eq + 1, &end);
+	if (*end || !isfinite(v) || v < 0 || v > 10) {
+		snprintf(why, len, "'%s': R must be a fraction from 0 to 10 (0.05 is 5 %%)", spec);
+		return -EINVAL;
+	}
+	for (i = 0; i < c->nmt; i++)
+		if (strlen(c->mt_name[i]) == (size_t)(eq - spec) && strncmp(c->mt_name[i], spec, eq - spec) == 0)
+			break;
+	if (i == c->nmt) {
+		if (c->nmt == CMP_MAX_LIST) {
+			snprintf(why, len, "more than %d metrics with their own threshold", CMP_MAX_LIST);
+			return -EINVAL;
+		}
+		name = strndup(spec, eq - spec);
+		if (!name)
+			return -ENOMEM;
+		c->mt_name[c->nmt++] = name;
+	}
+	c->mt_value[i] = v;
+	return 0;
+}
+
+double cmp_threshold(const struct cmp *c, const char *metric)
+{
+	for (size_t i = 0; i < c->nmt; i++)
+		if (strcmp(c->mt_name[i], metric) == 0)
+			return c->mt_value[i];
+	return c->dp.threshold;
+}
+
 void cmp_note(struct cmp *c, const char *fmt, ...)
 {
 	char **nn = realloc(c->notes, (c->nnotes + 1) * sizeof(*nn));
@@ -70,6 +113,8 @@ void cmp_release(struct cmp *c)
 		free(c->hb[i]);
 	for (size_t i = 0; i < c->nmetric; i++)
 		free(c->metric[i]);
+	for (size_t i = 0; i < c->nmt; i++)
+		free(c->mt_name[i]);
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);

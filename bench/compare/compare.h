@@ -27,6 +27,7 @@ struct cmp_row {
 	struct ratio_ci ci;
 	struct mwu mwu;
 	double q;		/* Benjamini-Hochberg */
+	double threshold;	/* the smallest change this row reports: --metric-threshold, else --threshold */
 	double floor;		/* the noise floor the rule uses: max(floor_within, floor_between), NAN if none */
 	double floor_within;	/* half-split A/A floor of the baseline's runs (>= 4), at n_base
 				 * vs n_cand; else NAN */
@@ -43,11 +44,14 @@ struct cmp_row {
 
 struct cmp {
 	/* options (builtin/compare.c's table fills these) */
-	const char *baseline, *candidate, *metrics, *cell, *hb_last;
+	const char *baseline, *candidate, *metrics, *cell, *hb_last, *mt_last;
 	int store, cross;
 	struct decide_params dp;
 	char *hb[CMP_MAX_LIST];
 	size_t nhb;
+	char *mt_name[CMP_MAX_LIST];	/* --metric-threshold M=R, in the order given */
+	double mt_value[CMP_MAX_LIST];
+	size_t nmt;
 	char *metric[CMP_MAX_LIST];
 	size_t nmetric;
 	/* state */
@@ -98,6 +102,16 @@ int cmp_row_floor(const struct cmp *c, struct cmp_row *r, int64_t mach);
 
 /* Split a comma list into at most max fresh strings; returns how many. */
 size_t cmp_split_list(const char *list, char **out, size_t max);
+
+/*
+ * Add one --metric-threshold value "METRIC=R" (R a fraction in [0, 10], as
+ * --threshold); a later value for the same metric replaces an earlier one.
+ * Returns 0, -EINVAL (why in why[0..len-1]) or -ENOMEM.
+ */
+int cmp_add_metric_threshold(struct cmp *c, const char *spec, char *why, size_t len);
+
+/* The smallest change rows of metric report: its --metric-threshold, else --threshold. */
+double cmp_threshold(const struct cmp *c, const char *metric);
 
 /* Whether higher is better for metric: --higher-better, else names ending
  * "-per-s", "-per-cpu-s" or "-per-cpu-s-best" (rates). */

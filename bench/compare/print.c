@@ -102,9 +102,23 @@ static const char *fmt_pct(double x, char *buf, size_t len)
 	return buf;
 }
 
+/* " (M R%, ...)" for the metrics with their own --metric-threshold, or "", in buf. */
+static const char *metric_thresholds(const struct cmp *c, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < c->nmt && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s %g%%", i ? ", " : " (", c->mt_name[i],
+				      c->mt_value[i] * 100);
+	if (c->nmt && k < len)
+		snprintf(buf + k, len - k, ")");
+	return buf;
+}
+
 void cmp_print_human(const struct cmp *c, FILE *f)
 {
-	char cell[512], fp[16], ci[48], fl[16], md[16];
+	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512];
 	int cw = 4, many = machines(c) > 1 && !c->cross;
 
 	fprintf(f, "baseline  %s = %s (%zu runs)\ncandidate %s = %s (%zu runs)\n", c->baseline,
@@ -137,13 +151,13 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");
 	}
 	fprintf(f, "\nsummary: %d regression%s, %d improvement%s, %d no change, %d insufficient "
-		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%, noise floors from the "
+		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%%s, noise floors from the "
 		"baseline's runs)\nrule: regression when significant and the ratio of medians lies beyond "
 		"max(threshold, floor); MDE: the smallest change each row could have caught "
 		"(80%% power), at least that bound; 'none': too few runs\n", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
 		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
 		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows, c->dp.alpha, c->dp.fdr,
-		c->dp.threshold * 100);
+		c->dp.threshold * 100, metric_thresholds(c, mt, sizeof(mt)));
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].v == V_REGRESSION || c->rows[i].v == V_INSUFFICIENT) {
 			cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
@@ -164,7 +178,7 @@ static void side_json(struct json *j, const char *key, const char *sel, const st
 
 static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *r)
 {
-	double bound = c->dp.threshold;
+	double bound = r->threshold;
 	char fp[16];
 
 	if (!isnan(r->floor) && r->floor > bound)
@@ -198,6 +212,7 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_dbl(j, "floor_between", r->floor_between);
 	json_u64(j, "baseline_sessions", r->sessions);
 	json_bool(j, "interleaved", r->interleaved);
+	json_dbl(j, "threshold", r->threshold);
 	json_dbl(j, "bound", bound);
 	json_dbl(j, "noise_cv", r->cv);
 	if (isinf(r->mde))

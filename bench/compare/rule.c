@@ -30,10 +30,11 @@ static double mde_alpha(const struct cmp *c)
 	return a < c->dp.alpha ? a : c->dp.alpha;
 }
 
-/* Row r's minimum detectable effect: the statistical MDE, but never below the rule's bound. */
+/* Row r's minimum detectable effect: the statistical MDE, but never below the rule's bound
+ * (r->threshold must be set). */
 static double row_mde(const struct cmp *c, const struct cmp_row *r)
 {
-	double bound = c->dp.threshold, m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
+	double bound = r->threshold, m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
 
 	if (!isnan(r->floor) && r->floor > bound)
 		bound = r->floor;
@@ -61,10 +62,12 @@ int cmp_decide(struct cmp *c)
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cmp_row *r = &c->rows[i];
+		struct decide_params dp = c->dp;
 
 		r->q = q[i];
+		r->threshold = dp.threshold = cmp_threshold(c, r->metric);
 		r->mde = row_mde(c, r);
-		r->v = stats_decide(&c->dp, r->nb, r->nc, r->mwu.p, r->q, &r->ci, r->floor,
+		r->v = stats_decide(&dp, r->nb, r->nc, r->mwu.p, r->q, &r->ci, r->floor,
 				    r->higher_better, r->why, sizeof(r->why));
 		/* tonight against one earlier night: its drift could be all of the change */
 		if ((r->v == V_REGRESSION || r->v == V_IMPROVEMENT) && !r->interleaved &&
@@ -101,7 +104,13 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_u64(&j, "resamples", STATS_BOOT_RESAMPLES);
 	json_u64(&j, "seed", STATS_BOOT_SEED);
 	json_str(&j, "rng", "xoshiro256** stream 0");
-	json_dbl(&j, "threshold", c->dp.threshold);
+	json_dbl(&j, "threshold", r ? r->threshold : c->dp.threshold);
+	if (!r && c->nmt) {
+		json_obj_open(&j, "metric_thresholds");
+		for (size_t i = 0; i < c->nmt; i++)
+			json_dbl(&j, c->mt_name[i], c->mt_value[i]);
+		json_obj_close(&j);
+	}
 	json_str(&j, "bound", "max(threshold, noise floor)");
 	json_str(&j, "noise_floor", "from the baseline's runs of the cell alone: max(within, between);"
 		 " within = 95th percentile of |median(half 1) / median(half 2) - 1| over 200 seeded"

@@ -37,6 +37,29 @@ run_sga compare --db "$db" --baseline label:base --candidate label:cand \
 test_expect_success "the same with --higher-better: exit 0" 'test_is "$rc" 0'
 test_expect_success "and it is an improvement" 'grep -q "improvement" "$TMPD/out"'
 
+# --metric-threshold: one metric's own smallest reported change. 20 % for
+# first-touch-faults hides the 10 % step; 20 % for another metric leaves
+# it at --threshold's 2 %, so the step is still a regression.
+run_sga compare --db "$db" --baseline label:base --candidate label:cand --metric first-touch-faults \
+	--metric-threshold first-touch-faults=0.2 --json
+test_expect_success "--metric-threshold first-touch-faults=0.2: exit 0" 'test_is "$rc" 0'
+test_expect_success "the row is no-change, and says its threshold and bound" - <<-\EOT
+	test_is "$(json '$.rows[0].verdict') $(json '$.rows[0].threshold') $(json '$.rows[0].bound')" "no-change 0.2 0.2"
+EOT
+test_expect_success "the method lists it" 'test_is "$(json "$.method.metric_thresholds.\"first-touch-faults\"")" 0.2'
+run_sga compare --db "$db" --baseline label:base --candidate label:cand --metric first-touch-faults \
+	--metric-threshold wall-s=0.2 --metric-threshold first-touch-faults=0.5 --metric-threshold first-touch-faults=0.05
+test_expect_success "another metric's threshold, and the last of two for it (5 %): still a regression" 'test_is "$rc" 1'
+test_expect_success "the summary names the metrics' own thresholds" - <<-\EOT
+	grep -q "threshold 2% (wall-s 20%, first-touch-faults 5%)" "$TMPD/out"
+EOT
+for bad in first-touch-faults =0.1 first-touch-faults= first-touch-faults=x first-touch-faults=-1 first-touch-faults=11; do
+	run_sga compare --db "$db" --baseline label:base --candidate label:cand --metric-threshold "$bad"
+	test_expect_success "--metric-threshold '$bad': usage error (2), and why" - <<-\EOT
+		test_is "$rc" 2 && grep -q "metric-threshold '$bad'" "$TMPD/err"
+	EOT
+done
+
 run_sga compare --db "$db" --baseline label:base --candidate label:cand --json --store-verdicts
 test_expect_success "--json --store-verdicts over every metric: exit 1" 'test_is "$rc" 1'
 test_expect_success "the JSON is valid" 'test_is "$(json "$.command")" compare'

@@ -103,8 +103,9 @@ detect() {
 # aa BASE_LABEL CAND_LABEL: an A/A comparison of the nightly metrics; its exit status in $rc.
 aa() {
 	rc=0
+	# shellcheck disable=SC2086 # SWEEP_COMPARE_ARGS is a list of options
 	"$O2" compare --db "$db" --baseline "label:$1" --candidate "label:$2" --metric "$metrics" \
-		--higher-better "$higher" --store-verdicts >"$TMPD/aa.$2" 2>&1 || rc=$?
+		--higher-better "$higher" --store-verdicts $SWEEP_COMPARE_ARGS >"$TMPD/aa.$2" 2>&1 || rc=$?
 	sed -n 's/^summary: /# A\/A '"$2"': /p' "$TMPD/aa.$2"
 }
 
@@ -202,8 +203,10 @@ is "sweep --ab -O2 against the 10 % knob (4 KiB cells)" "$rc" 0
 # (No A/A of the knob sweep's plain arm against night 2: it runs the
 # knob's loop, a different code path from the nights'.)
 rc=0
+# shellcheck disable=SC2086 # SWEEP_COMPARE_ARGS is a list of options
 "$O2" compare --db "$db" --baseline label:nightly-20990104-A --candidate label:nightly-20990104-B \
-	--metric accesses-per-cpu-s-best --higher-better accesses-per-cpu-s-best --store-verdicts >"$TMPD/knob" 2>&1 || rc=$?
+	--metric accesses-per-cpu-s-best --higher-better accesses-per-cpu-s-best --store-verdicts $SWEEP_COMPARE_ARGS \
+	>"$TMPD/knob" 2>&1 || rc=$?
 sed 's/^/#   /' "$TMPD/knob"
 # Every 4 KiB cell that could resolve a 10 % change must flag it; a cell
 # whose noise that night put its MDE above 1/1.5 of the slowdown is
