@@ -148,6 +148,18 @@ INLINE unsigned pick(unsigned c, unsigned a, unsigned b)
 #endif
 }
 
+/* a when x equals y, else b, by a conditional move (pick()'s, without
+ * the test of a flag made first). */
+INLINE unsigned pick_eq(unsigned x, unsigned y, unsigned a, unsigned b)
+{
+#if defined(__x86_64__)
+	__asm__("cmp %2, %1\n\tcmove %3, %0" : "+r"(b) : "r"(x), "r"(y), "r"(a) : "cc");
+	return b;
+#else
+	return x == y ? a : b;
+#endif
+}
+
 /*
  * level_list_front() on a wide LRU level of one set whose list's ends are
  * kept in l->mru and l->lru too (access_lru2()): the ends are read
@@ -159,9 +171,9 @@ INLINE void list_front_ends(struct flevel *l, unsigned w)
 {
 	const unsigned hd = l->ways;
 	uint16_t *pv = l->prev, *nx = l->next;
-	unsigned p = pv[w], n = nx[w], h = pick(p == hd, n, l->mru);
+	unsigned p = pv[w], n = nx[w], h = pick_eq(p, hd, n, l->mru);
 
-	l->lru = pick(n == hd, p, l->lru);
+	l->lru = pick_eq(n, hd, p, l->lru);
 	l->mru = w;
 	nx[p] = (uint16_t)n;
 	pv[n] = (uint16_t)p;
