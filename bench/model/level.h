@@ -77,6 +77,8 @@ struct flevel {
 	uint16_t *prev, *next;	/* wide LRU: per set, ways + 1 links of a circular recency
 				   list; link `ways` is the list's head node: next[ways] is
 				   the most recent way, prev[ways] the least recent */
+	unsigned mru, lru;	/* wide LRU of one set, in step.c's access_lru2() only: next[ways] and
+				   prev[ways], the list's ends, kept here too */
 	uint32_t *nvalid;	/* wide NRU and random: valid ways per set */
 	uint32_t *lowinv;	/* wide NRU and random: no way below this one is invalid */
 	struct rng rng;		/* random replacement */

@@ -148,6 +148,41 @@ INLINE unsigned pick(unsigned c, unsigned a, unsigned b)
 #endif
 }
 
+/* a when x equals y, else b, by a conditional move (pick()'s, without
+ * the test of a flag made first). */
+INLINE unsigned pick_eq(unsigned x, unsigned y, unsigned a, unsigned b)
+{
+#if defined(__x86_64__)
+	__asm__("cmp %2, %1\n\tcmove %3, %0" : "+r"(b) : "r"(x), "r"(y), "r"(a) : "cc");
+	return b;
+#else
+	return x == y ? a : b;
+#endif
+}
+
+/*
+ * level_list_front() on a wide LRU level of one set whose list's ends are
+ * kept in l->mru and l->lru too (access_lru2()): the ends are read
+ * from there, not from the head node, so that the next access's least
+ * recent way is known without a load, and kept up to date. The list
+ * itself is written as level_list_front() writes it.
+ */
+INLINE void list_front_ends(struct flevel *l, unsigned w)
+{
+	const unsigned hd = l->ways;
+	uint16_t *pv = l->prev, *nx = l->next;
+	unsigned p = pv[w], n = nx[w], h = pick_eq(p, hd, n, l->mru);
+
+	l->lru = pick_eq(n, hd, p, l->lru);
+	l->mru = w;
+	nx[p] = (uint16_t)n;
+	pv[n] = (uint16_t)p;
+	nx[w] = (uint16_t)h;
+	pv[w] = (uint16_t)hd;
+	pv[h] = (uint16_t)w;
+	nx[hd] = (uint16_t)w;
+}
+
 /*
  * Level u of a full narrow or wide LRU set that the access changes (u <=
  * hit): a fill takes the least recent way, a hit its own (its row entry
@@ -157,9 +192,11 @@ INLINE unsigned pick(unsigned c, unsigned a, unsigned b)
  * entry is cleared and set again. Level 0's hit or miss is known from
  * the branch on whether the access goes on to level 1 (access_loc), so a
  * ternary costs nothing there; below, pick() chooses without a branch.
+ * ends: l is a wide LRU level of one set whose list's ends are kept in
+ * l->mru and l->lru (list_front_ends()).
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint32_t id, uint32_t *cell, unsigned u)
+		      uint32_t id, uint32_t *cell, unsigned u, const int ends)
 {
 	const size_t base = set * l->ways;
 	const unsigned c = *cell, mine = c - 1;
@@ -171,6 +208,9 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 
 		w = u ? pick(c, mine, lru) : c ? mine : lru;
 		l->order[set] = level_nibble_front(order, w);
+	} else if (ends) {
+		w = u ? pick(c, mine, l->lru) : c ? mine : l->lru;
+		list_front_ends(l, w);
 	} else {
 		unsigned lru = level_list_tail(l, set);
 
@@ -188,6 +228,14 @@ enum sets {
 	SETS_POW2,	/* every level has a power of two of sets: a mask */
 	SETS_ONE0	/* the same, and level 0 has one set (fully associative) */
 };
+
+/* Whether level 0, of kind k0 (not LK_ANY), keeps its list's ends in
+ * l->mru and l->lru in access_lru2(): a wide LRU level of one set
+ * (periods_loc() sets them). */
+INLINE int list_ends(const unsigned k0, const unsigned sets)
+{
+	return k0 == LK_WIDE_LRU && sets == SETS_ONE0;
+}
 
 /*
  * touch_lru() for a level that an access may leave alone: when keep is
@@ -234,7 +282,7 @@ INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	const size_t s0 = sets == SETS_ONE0 ? 0 : page & lv[0].set_mask, s1 = page & lv[1].set_mask;
 
 	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
-	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1);
+	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets));
 	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0);
 }
 
@@ -245,7 +293,7 @@ INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		touch_lru(l, kind, col, nlv, set, id, cell, u);
+		touch_lru(l, kind, col, nlv, set, id, cell, u, 0);
 		return;
 	}
 	if (u < hit)
@@ -398,6 +446,10 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 	   arrays cannot alias: its fields need not be read again after each */
 	for (unsigned u = 0; u < nlv; u++)
 		lv[u] = c->lv[u];
+	if (how == ACCESS_LRU2 && list_ends(k0, sets)) {
+		lv[0].mru = lv[0].next[lv[0].ways];
+		lv[0].lru = lv[0].prev[lv[0].ways];
+	}
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
 			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how);
