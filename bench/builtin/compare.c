@@ -63,18 +63,30 @@ static const struct opt compare_opts[] = {
 	{ NULL },
 };
 
+/*
+ * The value of option name ("--x") at argv[*i]: argv[*i + 1] for "--x V"
+ * (and *i moves past it), the text after '=' for "--x=V", else NULL.
+ */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t l = strlen(name);
+
+	if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
+		return argv[++*i];
+	if (strncmp(argv[*i], name, l) == 0 && argv[*i][l] == '=')
+		return argv[*i] + l + 1;
+	return NULL;
+}
+
 /* Collect every --higher-better value (the option table keeps only the last). */
 static void collect_higher_better(struct cmp *c, int argc, char **argv)
 {
 	for (int i = 1; i < argc && c->nhb < CMP_MAX_LIST; i++) {
-		const char *v = NULL;
+		const char *v;
 
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		if (strcmp(argv[i], "--higher-better") == 0 && i + 1 < argc)
-			v = argv[++i];
-		else if (strncmp(argv[i], "--higher-better=", 16) == 0)
-			v = argv[i] + 16;
+		v = option_value(argc, argv, &i, "--higher-better");
 		if (v)
 			c->nhb += cmp_split_list(v, c->hb + c->nhb, CMP_MAX_LIST - c->nhb);
 	}
@@ -89,15 +101,12 @@ static int collect_metric_thresholds(struct cmp *c, int argc, char **argv)
 	char why[200];
 
 	for (int i = 1; i < argc; i++) {
-		const char *v = NULL;
+		const char *v;
 		int ret;
 
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		if (strcmp(argv[i], "--metric-threshold") == 0 && i + 1 < argc)
-			v = argv[++i];
-		else if (strncmp(argv[i], "--metric-threshold=", 19) == 0)
-			v = argv[i] + 19;
+		v = option_value(argc, argv, &i, "--metric-threshold");
 		if (!v)
 			continue;
 		ret = cmp_add_metric_threshold(c, v, why, sizeof(why));
