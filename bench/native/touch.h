@@ -13,9 +13,10 @@ uint64_t touch_read(const char *base, unsigned shift, size_t off, const uint32_t
 
 /*
  * Test knob only (SGABENCH_TEST_WORK=N, off by default): touch_read, then
- * N dependent multiply-adds on the sum per 64 words loaded, counted across
- * calls (N/64 per access on average, whatever the pass length, so small
- * slowdowns can be dialled in), a calibrated amount of
+ * N dependent multiply-adds per 64 words loaded, counted across calls
+ * (N/64 per access on average, whatever the pass length, so small
+ * slowdowns can be dialled in), on a chain that the next call's loads
+ * wait for (so its latency adds to the loop's), a calibrated amount of
  * extra work per access that stands for a slower build. The normal loop
  * never runs this code: the choice is made once per pass, outside it.
  */
