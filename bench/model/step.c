@@ -45,15 +45,11 @@ INLINE uint32_t page_id(const struct ftask *t, uint32_t page)
 	return t->pidbase + (page - 0x80000000u);
 }
 
-/* Task t's key and dense id for page. */
+/* Task t's key and dense id (page_id()) for page. */
 INLINE uint64_t page_key(const struct ftask *t, uint32_t page, uint32_t *id)
 {
-	if (__builtin_expect(page < 0x80000000u, 1)) {
-		*id = t->idbase + page;
-		return t->ikey | page;
-	}
-	*id = t->pidbase + (page - 0x80000000u);
-	return t->pkey | page;
+	*id = page_id(t, page);
+	return (page < 0x80000000u ? t->ikey : t->pkey) | page;
 }
 
 /*
