@@ -133,7 +133,7 @@ HEAD
 	html_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
 
 	printf '<h2 id="verdicts">Verdicts</h2>\n'
-	printf '<h3>The latest comparison at a glance</h3>\n<p>%s. A regression is significant (Mann-Whitney U p &le; 0.01, Benjamini-Hochberg q &le; 0.05) with the ratio of medians beyond max(2 %%, the floor). MDE: the smallest change the row could have caught (80 %% power); a smaller regression there goes unseen. Settings common to every row: <code>%s</code>.</p>\n' \
+	printf '<h3>The latest comparison at a glance</h3>\n<p>%s. A regression is significant (Mann-Whitney U p &le; 0.01, Benjamini-Hochberg q &le; 0.05) with the ratio of medians beyond max(2 %%, the floor); a ratio marked &ldquo;of q90&rdquo; compares 90th percentiles instead, for a metric that noise only makes worse (compare --one-sided-noise, tested by permutation). MDE: the smallest change the row could have caught (80 %% power); a smaller regression there goes unseen. Settings common to every row: <code>%s</code>.</p>\n' \
 		"$(html_escape "$(cat "$d/glance-title.txt")")" "$(html_escape "$(cat "$d/glance-common.txt")")"
 	html_table "$d/glance.tsv" cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
 	printf '<h3>Every recent verdict</h3>\n<p>The latest comparisons (sgabench compare): ratio of medians candidate/baseline with its bootstrap 95 %% CI, Mann-Whitney p and Benjamini-Hochberg q.</p>\n'
@@ -206,7 +206,7 @@ write_markdown() {
 	printf '## Machines\n\n%s\n\n' "$txt_machines"
 	md_fig machines "The same cells across machine fingerprints"
 	md_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
-	printf '## Verdicts\n\n### The latest comparison at a glance\n\n%s; common settings: `%s`. Regression: significant and the ratio beyond max(2 %%, floor); MDE: the smallest change each row could have caught.\n\n' \
+	printf '## Verdicts\n\n### The latest comparison at a glance\n\n%s; common settings: `%s`. Regression: significant and the ratio beyond max(2 %%, floor); a ratio "of q90" compares 90th percentiles (compare --one-sided-noise); MDE: the smallest change each row could have caught.\n\n' \
 		"$(md_escape "$(cat "$d/glance-title.txt")")" "$(cat "$d/glance-common.txt")"
 	md_table "$d/glance.tsv" cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
 	printf '### Every recent verdict\n\n'

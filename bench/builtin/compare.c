@@ -44,6 +44,9 @@ static const struct opt compare_opts[] = {
 	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct compare_args, c.hb_last),
 	  .metavar = "M,...", .defhelp = "*-per-s, *-per-cpu-s, *-per-cpu-s-best",
 	  .help = "metrics where higher is better (repeatable)" },
+	{ .name = "one-sided-noise", .type = OPT_STR, .off = offsetof(struct compare_args, c.bq_last),
+	  .metavar = "M,...", .defhelp = "none",
+	  .help = "noise only makes M worse: compare its best runs, not its median (repeatable)" },
 	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.threshold), .dmax = 10,
 	  .metavar = "R", .def = "0.02",
 	  .help = "smallest relative change reported" },
@@ -78,17 +81,17 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
-/* Collect every --higher-better value (the option table keeps only the last). */
-static void collect_higher_better(struct cmp *c, int argc, char **argv)
+/* Collect every value of list option name ("--x") into out (*n of max; the option table keeps only the last). */
+static void collect_list(const char *name, char **out, size_t *n, int argc, char **argv)
 {
-	for (int i = 1; i < argc && c->nhb < CMP_MAX_LIST; i++) {
+	for (int i = 1; i < argc && *n < CMP_MAX_LIST; i++) {
 		const char *v;
 
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		v = option_value(argc, argv, &i, "--higher-better");
+		v = option_value(argc, argv, &i, name);
 		if (v)
-			c->nhb += cmp_split_list(v, c->hb + c->nhb, CMP_MAX_LIST - c->nhb);
+			*n += cmp_split_list(v, out + *n, CMP_MAX_LIST - *n);
 	}
 }
 
@@ -203,14 +206,20 @@ int cmd_compare(int argc, char **argv)
 		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
 		       "or the sizes cannot reach alpha. Lower is better unless --higher-better or a\n"
 		       "rate (*-per-s, *-per-cpu-s, *-per-cpu-s-best).\n"
+		       "--one-sided-noise M: for a metric that noise only ever makes worse (a\n"
+		       "fastest window, on a machine whose host preempts the vCPUs), compare each\n"
+		       "side's 90th percentile (10th when lower is better) in place of the median:\n"
+		       "in the ratio, its CI, the A/A floor and the MDE; p then comes from a\n"
+		       "permutation test (%d relabellings) on that percentile.\n"
 		       "exit: 0 no regression, 1 regression, 2 usage error, 3 no database, unknown\n"
-		       "schema or no runs to compare\n", STATS_MIN_RUNS);
+		       "schema or no runs to compare\n", STATS_MIN_RUNS, STATS_PERM_RESAMPLES);
 		ret = EX_OK;
 		goto out;
 	}
 	if (ret || (ret = check_selectors(c)) || (ret = collect_metric_thresholds(c, argc, argv)))
 		goto out;
-	collect_higher_better(c, argc, argv);
+	collect_list("--higher-better", c->hb, &c->nhb, argc, argv);
+	collect_list("--one-sided-noise", c->bq, &c->nbq, argc, argv);
 	if (c->metrics)
 		c->nmetric = cmp_split_list(c->metrics, c->metric, CMP_MAX_LIST);
 	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c, a->io.db)))

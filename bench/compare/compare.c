@@ -44,6 +44,14 @@ int cmp_higher_better(const struct cmp *c, const char *metric)
 	       ends_with(metric, "-per-cpu-s-best");
 }
 
+double cmp_quantile(const struct cmp *c, const char *metric)
+{
+	for (size_t i = 0; i < c->nbq; i++)
+		if (strcmp(c->bq[i], metric) == 0)
+			return cmp_higher_better(c, metric) ? CMP_BEST_QUANTILE : 1 - CMP_BEST_QUANTILE;
+	return 0.5;
+}
+
 int cmp_add_metric_threshold(struct cmp *c, const char *spec, char *why, size_t len)
 {
 	const char *eq = strchr(spec, '=');
@@ -113,6 +121,8 @@ void cmp_release(struct cmp *c)
 		free(c->hb[i]);
 	for (size_t i = 0; i < c->nmetric; i++)
 		free(c->metric[i]);
+	for (size_t i = 0; i < c->nbq; i++)
+		free(c->bq[i]);
 	for (size_t i = 0; i < c->nmt; i++)
 		free(c->mt_name[i]);
 	for (size_t i = 0; i < c->nnotes; i++)

@@ -61,13 +61,13 @@ static unsigned session_of(const struct runset *rs, const size_t *idx, size_t k,
 }
 
 /*
- * The range of the sessions' medians over the median of all: (max - min)
- * of median(session) / median(x[0..n-1]), over the sessions of at least
+ * The range of the sessions' q-quantiles (medians at q = 0.5) over that of
+ * all: (max - min) of Q_q(session) / Q_q(x[0..n-1]), over the sessions of at least
  * CMP_SESSION_MIN_RUNS samples (0 when fewer than two such), and in
  * *used_out how many sessions that is. Returns 0 or -ENOMEM.
  */
-static int session_range(const double *x, const unsigned *grp, size_t n, unsigned nsess, double *out,
-			 unsigned *used_out)
+static int session_range(const double *x, const unsigned *grp, size_t n, unsigned nsess, double q,
+			 double *out, unsigned *used_out)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v)), *all = malloc((n ? n : 1) * sizeof(*all));
 	double lo = INFINITY, hi = -INFINITY, m;
@@ -87,14 +87,14 @@ static int session_range(const double *x, const unsigned *grp, size_t n, unsigne
 				v[k++] = x[i];
 		if (k < CMP_SESSION_MIN_RUNS)
 			continue;
-		m = stats_median(v, k);
+		m = stats_quantile(v, k, q);
 		lo = m < lo ? m : lo;
 		hi = m > hi ? m : hi;
 		used++;
 	}
 	for (size_t i = 0; i < n; i++)
 		all[i] = x[i];
-	m = n ? stats_median(all, n) : 0;
+	m = n ? stats_quantile(all, n, q) : 0;
 	if (used >= 2 && m != 0)
 		*out = (hi - lo) / fabs(m);
 	*used_out = used;
@@ -132,7 +132,7 @@ int cmp_row_floor(const struct cmp *c, struct cmp_row *r, int64_t mach)
 	if (n >= STATS_NOISE_MIN_SAMPLES && r->nc) {
 		double h1 = (double)(n / 2), h2 = (double)(n - n / 2), f;
 
-		if (stats_noise_floor(x, n, CMP_FLOOR_RESAMPLES, &rng, &f) == -ENOMEM) {
+		if (stats_noise_floor_q(x, n, r->quant, CMP_FLOOR_RESAMPLES, &rng, &f) == -ENOMEM) {
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -143,7 +143,7 @@ int cmp_row_floor(const struct cmp *c, struct cmp_row *r, int64_t mach)
 		double d;
 		unsigned labels = r->sessions;
 
-		if (session_range(x, grp, n, labels, &d, &r->sessions)) {
+		if (session_range(x, grp, n, labels, r->quant, &d, &r->sessions)) {
 			ret = -ENOMEM;
 			goto out;
 		}

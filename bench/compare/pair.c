@@ -149,6 +149,9 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 	r->nullc = nullc;
 	r->medb = stats_median(xb, nb);
 	r->medc = stats_median(xc, nc);
+	r->quant = cmp_quantile(c, metric);
+	r->estb = stats_quantile(xb, nb, r->quant);
+	r->estc = stats_quantile(xc, nc, r->quant);
 	r->outb = nb ? stats_outliers(xb, nb, fl) : 0;
 	r->outc = nc ? stats_outliers(xc, nc, fl) : 0;
 	free(fl);
@@ -156,12 +159,19 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 		cmp_note(c, "'%s' in cell '%s': %zu baseline and %zu candidate outliers flagged "
 			 "(|x - median| > 14.826 MAD), kept", metric, cell, r->outb, r->outc);
 	r->mwu.p = r->q = NAN;
-	r->ci.ratio = r->ci.lo = r->ci.hi = NAN;
+	r->ci.ratio = r->ci.lo = r->ci.hi = r->ci.se_log = NAN;
 	if (nb && nc) {
 		if (stats_mwu(xb, nb, xc, nc, &r->mwu) == -ENOMEM ||
-		    stats_ratio_ci(xb, nb, xc, nc, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED,
-				   STATS_BOOT_LEVEL, &r->ci) == -ENOMEM)
+		    stats_qratio_ci(xb, nb, xc, nc, r->quant, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED,
+				    STATS_BOOT_LEVEL, &r->ci) == -ENOMEM)
 			return -ENOMEM;
+		/* --one-sided-noise: the permutation test on it replaces MWU's p (u stays for reference) */
+		if (r->quant != 0.5 &&
+		    stats_perm_quantile(xb, nb, xc, nc, r->quant, STATS_PERM_RESAMPLES, STATS_BOOT_SEED,
+					&r->mwu.p) == -ENOMEM)
+			return -ENOMEM;
+		if (r->quant != 0.5)
+			r->mwu.exact = 0;
 	}
 	if (cmp_row_floor(c, r, mach))
 		return -ENOMEM;

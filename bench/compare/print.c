@@ -135,7 +135,7 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 			cw = (int)strlen(cell);
 	}
 	fprintf(f, "%-*s %s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
-		many ? "machine      " : "", "metric", "n_b", "n_c", "median base", "median cand",
+		many ? "machine      " : "", "metric", "n_b", "n_c", "base", "cand",
 		"ratio", "95% CI", "p", "q", "floor", "MDE", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -145,19 +145,22 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		fprintf(f, "%-*s ", cw, cell);
 		if (many)
 			fprintf(f, "%-12s ", machine_fp(c, r->machine_id, fp, sizeof(fp)));
-		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g %6s %6s  %s%s\n",
-			r->metric, r->nb, r->nc, r->medb, r->medc, r->ci.ratio, ci, r->mwu.p, r->q,
+		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g %6s %6s  %s%s%s\n",
+			r->metric, r->nb, r->nc, r->estb, r->estc, r->ci.ratio, ci, r->mwu.p, r->q,
 			fmt_pct(r->floor, fl, sizeof(fl)), fmt_pct(r->mde, md, sizeof(md)),
-			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");
+			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "",
+			r->quant > 0.5 ? " [q90]" : r->quant < 0.5 ? " [q10]" : "");
 	}
 	fprintf(f, "\nsummary: %d regression%s, %d improvement%s, %d no change, %d insufficient "
 		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%%s, noise floors from the "
 		"baseline's runs)\nrule: regression when significant and the ratio of medians lies beyond "
 		"max(threshold, floor); MDE: the smallest change each row could have caught "
-		"(80%% power), at least that bound; 'none': too few runs\n", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
+		"(80%% power), at least that bound; 'none': too few runs\n%s", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
 		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
 		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows, c->dp.alpha, c->dp.fdr,
-		c->dp.threshold * 100, metric_thresholds(c, mt, sizeof(mt)));
+		c->dp.threshold * 100, metric_thresholds(c, mt, sizeof(mt)),
+		c->nbq ? "[q90]/[q10] (--one-sided-noise): base, cand and the ratio are each side's 90th "
+		"(10th) percentile, not its median, and p is a permutation test on it\n" : "");
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].v == V_REGRESSION || c->rows[i].v == V_INSUFFICIENT) {
 			cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
@@ -199,13 +202,18 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_u64(j, "outliers_cand", r->outc);
 	json_dbl(j, "median_base", r->medb);
 	json_dbl(j, "median_cand", r->medc);
+	json_dbl(j, "quantile", r->quant);
+	json_dbl(j, "estimate_base", r->estb);
+	json_dbl(j, "estimate_cand", r->estc);
+	json_str(j, "test", r->quant == 0.5 ? "mann-whitney-u" : "permutation");
 	json_dbl(j, "ratio", r->ci.ratio);
 	json_dbl(j, "ci_lo", r->ci.lo);
 	json_dbl(j, "ci_hi", r->ci.hi);
 	json_dbl(j, "u", r->mwu.u);
 	json_dbl(j, "p", r->mwu.p);
 	json_bool(j, "p_exact", r->mwu.exact);
-	json_dbl(j, "min_p", stats_mwu_min_p(r->nb, r->nc));
+	json_dbl(j, "min_p", r->quant == 0.5 ? stats_mwu_min_p(r->nb, r->nc)
+		 : fmax(stats_mwu_min_p(r->nb, r->nc), 1.0 / (1.0 + STATS_PERM_RESAMPLES)));
 	json_dbl(j, "q", r->q);
 	json_dbl(j, "noise_floor", r->floor);
 	json_dbl(j, "floor_within", r->floor_within);

@@ -30,11 +30,17 @@ static double mde_alpha(const struct cmp *c)
 	return a < c->dp.alpha ? a : c->dp.alpha;
 }
 
-/* Row r's minimum detectable effect: the statistical MDE, but never below the rule's bound
- * (r->threshold must be set). */
+/* Row r's minimum detectable effect: the statistical MDE (for a --one-sided-noise row, from the
+ * bootstrap spread of its ratio), but never below the rule's bound (r->threshold must be set). */
 static double row_mde(const struct cmp *c, const struct cmp_row *r)
 {
-	double bound = r->threshold, m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
+	double bound = r->threshold, m;
+
+	if (r->quant == 0.5)
+		m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
+	else
+		m = stats_mde_se(r->ci.se_log, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER,
+				 STATS_PERM_RESAMPLES);
 
 	if (!isnan(r->floor) && r->floor > bound)
 		bound = r->floor;
@@ -91,14 +97,34 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 
 	json_init(&j, f, 0);
 	json_obj_open(&j, NULL);
-	json_str(&j, "test", "mann-whitney-u two-sided");
-	json_str(&j, "p", "exact without ties when C(n1+n2,n1) < 1e15, else normal approximation "
-		 "with tie and continuity correction");
+	if (r && r->quant != 0.5) {
+		json_str(&j, "test", "permutation two-sided");
+		json_str(&j, "p", "(1 + relabellings with |Q(cand) - Q(base)| >= observed) / (resamples + 1),"
+			 " Q the row's quantile, over random relabellings of the pooled runs");
+		json_u64(&j, "perm_resamples", STATS_PERM_RESAMPLES);
+	} else {
+		json_str(&j, "test", "mann-whitney-u two-sided");
+		json_str(&j, "p", "exact without ties when C(n1+n2,n1) < 1e15, else normal approximation "
+			 "with tie and continuity correction");
+	}
+	if (!r && c->nbq) {
+		json_arr_open(&j, "one_sided_noise");
+		for (size_t i = 0; i < c->nbq; i++)
+			json_str(&j, NULL, c->bq[i]);
+		json_arr_close(&j);
+		json_str(&j, "one_sided_noise_test", "noise only makes these metrics worse: each side's 90th percentile"
+			 " (10th when lower is better) in place of the median, in the effect, the floor and"
+			 " the CI; p from a permutation test on it; MDE from the bootstrap spread of its ratio");
+	}
 	json_dbl(&j, "alpha", c->dp.alpha);
 	json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
 	json_dbl(&j, "q", c->dp.fdr);
 	json_u64(&j, "family", family(c));
-	json_str(&j, "effect", "ratio of medians candidate/baseline");
+	if (r && r->quant != 0.5)
+		json_str(&j, "effect", r->quant > 0.5 ? "ratio of 90th percentiles candidate/baseline"
+			 : "ratio of 10th percentiles candidate/baseline");
+	else
+		json_str(&j, "effect", "ratio of medians candidate/baseline");
 	json_str(&j, "ci", "percentile bootstrap, sides resampled independently");
 	json_dbl(&j, "ci_level", STATS_BOOT_LEVEL);
 	json_u64(&j, "resamples", STATS_BOOT_RESAMPLES);
@@ -120,8 +146,12 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound;"
 		 " insufficient instead when the sides do not interleave, the metric varies (floor within > 0)"
 		 " and the baseline has fewer than 2 labels of >= 2 runs");
-	json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
-		 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
+	if (r && r->quant != 0.5)
+		json_str(&j, "mde", "max(bound, (z(a/2) + z(power)) * se), se = half the 15.9-84.1 % range of"
+			 " log(bootstrap ratio), a = min(alpha, q / family)");
+	else
+		json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
+			 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
 	json_dbl(&j, "mde_power", STATS_MDE_POWER);
 	json_dbl(&j, "mde_alpha", mde_alpha(c));
 	json_u64(&j, "min_runs", c->dp.min_runs);
@@ -137,6 +167,7 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 		json_bool(&j, "exact", r->mwu.exact);
 		json_dbl(&j, "noise_cv", r->cv);
 		json_dbl(&j, "mde", r->mde);
+		json_dbl(&j, "quantile", r->quant);
 	}
 	json_obj_close(&j);
 }

@@ -1,4 +1,4 @@
-/* stats_decide.c - bootstrap CI of a ratio of medians, BH q-values, the verdict rule. */
+/* decide.c - bootstrap CI of a ratio of medians (or other quantiles), BH q-values, the verdict rule. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +63,28 @@ static double median_inplace(double *v, size_t n)
 	return (lo + hi) / 2;
 }
 
+double stats_select_quantile(double *v, size_t n, double q)
+{
+	double h, lo, hi;
+	size_t k;
+
+	if (n == 0 || !(q >= 0 && q <= 1))
+		return NAN;
+	if (q == 0.5)
+		return median_inplace(v, n);
+	h = (double)(n - 1) * q;
+	k = (size_t)floor(h);
+	lo = select_kth(v, n, k);
+	if (h == (double)k || k + 1 >= n)
+		return lo;
+	/* after selection, v(k..n) holds the values above the k-th: their minimum is the next */
+	hi = v[k + 1];
+	for (size_t i = k + 2; i < n; i++)
+		if (v[i] < hi)
+			hi = v[i];
+	return lo + (h - (double)k) * (hi - lo);
+}
+
 /* c / b for medians, with 0/0 = 1 and c/0 = +-inf. */
 static double ratio(double c, double b)
 {
@@ -74,11 +96,27 @@ static double ratio(double c, double b)
 int stats_ratio_ci(const double *base, size_t nb, const double *cand, size_t nc,
 		   unsigned resamples, uint64_t seed, double level, struct ratio_ci *out)
 {
+	return stats_qratio_ci(base, nb, cand, nc, 0.5, resamples, seed, level, out);
+}
+
+/* Half the 15.87-84.13 % range of log(r[0..n-1]) (r sorted); NAN when an end is not positive and finite. */
+static double robust_sd_log(const double *r, size_t n)
+{
+	double lo = stats_quantile(r, n, 0.158655), hi = stats_quantile(r, n, 0.841345);
+
+	if (!(lo > 0) || !(hi > 0) || isinf(lo) || isinf(hi))
+		return NAN;
+	return (log(hi) - log(lo)) / 2;
+}
+
+int stats_qratio_ci(const double *base, size_t nb, const double *cand, size_t nc, double q,
+		    unsigned resamples, uint64_t seed, double level, struct ratio_ci *out)
+{
 	double *r, *bufb, *bufc;
 	struct rng rng;
 
-	out->ratio = out->lo = out->hi = NAN;
-	if (nb == 0 || nc == 0 || resamples < 2 || !(level > 0 && level < 1))
+	out->ratio = out->lo = out->hi = out->se_log = NAN;
+	if (nb == 0 || nc == 0 || resamples < 2 || !(level > 0 && level < 1) || !(q >= 0 && q <= 1))
 		return -EINVAL;
 	r = malloc((resamples + nb + nc) * sizeof(*r));
 	if (!r)
@@ -89,7 +127,7 @@ int stats_ratio_ci(const double *base, size_t nb, const double *cand, size_t nc,
 		bufb[i] = base[i];
 	for (size_t i = 0; i < nc; i++)
 		bufc[i] = cand[i];
-	out->ratio = ratio(median_inplace(bufc, nc), median_inplace(bufb, nb));
+	out->ratio = ratio(stats_select_quantile(bufc, nc, q), stats_select_quantile(bufb, nb, q));
 
 	rng_seed(&rng, seed, 0);
 	for (unsigned k = 0; k < resamples; k++) {
@@ -97,11 +135,12 @@ int stats_ratio_ci(const double *base, size_t nb, const double *cand, size_t nc,
 			bufb[i] = base[rng_below(&rng, nb)];
 		for (size_t i = 0; i < nc; i++)
 			bufc[i] = cand[rng_below(&rng, nc)];
-		r[k] = ratio(median_inplace(bufc, nc), median_inplace(bufb, nb));
+		r[k] = ratio(stats_select_quantile(bufc, nc, q), stats_select_quantile(bufb, nb, q));
 	}
 	qsort(r, resamples, sizeof(*r), cmp_dbl);
 	out->lo = stats_quantile(r, resamples, (1 - level) / 2);
 	out->hi = stats_quantile(r, resamples, (1 + level) / 2);
+	out->se_log = robust_sd_log(r, resamples);
 	free(r);
 	return 0;
 }

@@ -47,3 +47,12 @@ double stats_mde(double cv, size_t nb, size_t nc, double alpha, double power)
 	return STATS_MWU_ARE_FACTOR * (z_upper(alpha / 2) + z_upper(1 - power)) * cv *
 	       sqrt(1.0 / (double)nb + 1.0 / (double)nc);
 }
+
+double stats_mde_se(double se_log, size_t nb, size_t nc, double alpha, double power, unsigned resamples)
+{
+	if (nb == 0 || nc == 0 || isnan(se_log) || !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+		return NAN;
+	if (stats_mwu_min_p(nb, nc) > alpha || 1.0 / (1.0 + resamples) > alpha)
+		return INFINITY;
+	return (z_upper(alpha / 2) + z_upper(1 - power)) * se_log;
+}

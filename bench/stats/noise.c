@@ -29,11 +29,17 @@ static int cmp_dbl(const void *a, const void *b)
 int stats_noise_floor(const double *x, size_t n, unsigned resamples,
 		      struct noise_rng *r, double *floor)
 {
+	return stats_noise_floor_q(x, n, 0.5, resamples, r, floor);
+}
+
+int stats_noise_floor_q(const double *x, size_t n, double q, unsigned resamples,
+			struct noise_rng *r, double *floor)
+{
 	size_t *idx = NULL, h = n / 2;
 	double *half = NULL, *d = NULL;
 	int ret = -ENOMEM;
 
-	if (n < STATS_NOISE_MIN_SAMPLES || !resamples)
+	if (n < STATS_NOISE_MIN_SAMPLES || !resamples || !(q >= 0 && q <= 1))
 		return -EINVAL;
 	idx = malloc(n * sizeof(*idx));
 	half = malloc(n * sizeof(*half));
@@ -53,8 +59,8 @@ int stats_noise_floor(const double *x, size_t n, unsigned resamples,
 		}
 		for (size_t i = 0; i < n; i++)
 			half[i] = x[idx[i]];
-		m1 = stats_median(half, h);
-		m2 = stats_median(half + h, n - h);
+		m1 = stats_quantile(half, h, q);
+		m2 = stats_quantile(half + h, n - h, q);
 		if (m2 == 0)
 			d[b] = m1 == 0 ? 0 : 1;
 		else

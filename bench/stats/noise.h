@@ -29,6 +29,10 @@ void noise_rng_seed(struct noise_rng *r, uint64_t seed);
 int stats_noise_floor(const double *x, size_t n, unsigned resamples,
 		      struct noise_rng *r, double *floor);
 
+/* The same with the q-quantile of each half in place of its median (q in [0, 1]). */
+int stats_noise_floor_q(const double *x, size_t n, double q, unsigned resamples,
+			struct noise_rng *r, double *floor);
+
 /* Fewest samples a group (and the rest) needs for stats_noise_drift. */
 #define STATS_NOISE_DRIFT_MIN	3
 

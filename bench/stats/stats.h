@@ -23,6 +23,7 @@
 #define STATS_BOOT_RESAMPLES	10000
 #define STATS_BOOT_SEED		20161216ULL	/* fixed: the same data give the same CI */
 #define STATS_BOOT_LEVEL	0.95
+#define STATS_PERM_RESAMPLES	19999	/* permutation test: p >= 1/20000 */
 #define STATS_MIN_RUNS		3	/* fewer runs on a side: insufficient */
 #define STATS_OUTLIER_K		14.826	/* hyperfine: |x - median| > K * MAD */
 #define STATS_CP_PVALUE		0.001	/* Otava's default */
@@ -87,10 +88,12 @@ double stats_ibeta(double a, double b, double x);
  */
 double stats_welch_p(const double *a, size_t n1, const double *b, size_t n2);
 
-/* Ratio of medians median(cand)/median(base) with a percentile bootstrap CI. */
+/* Ratio of medians median(cand)/median(base) (or of other quantiles) with a percentile bootstrap CI. */
 struct ratio_ci {
 	double ratio;		/* point estimate on the data */
 	double lo, hi;		/* CI bounds; may be INFINITY when a base median is 0 */
+	double se_log;		/* spread of log(resampled ratio): half its 15.9-84.1 % range
+				 * (the SD for normal data); NAN when a ratio there is <= 0 or infinite */
 };
 
 /*
@@ -101,6 +104,33 @@ struct ratio_ci {
  */
 int stats_ratio_ci(const double *base, size_t nb, const double *cand, size_t nc,
 		   unsigned resamples, uint64_t seed, double level, struct ratio_ci *out);
+
+/*
+ * The same for the ratio of q-quantiles (R type 7), q in [0, 1]:
+ * stats_ratio_ci is q = 0.5. -EINVAL also for q outside [0, 1].
+ */
+int stats_qratio_ci(const double *base, size_t nb, const double *cand, size_t nc, double q,
+		    unsigned resamples, uint64_t seed, double level, struct ratio_ci *out);
+
+/*
+ * Quantile q of v[0..n-1] (R type 7, as stats_quantile) in linear time,
+ * reordering v; NAN when n == 0 or q is outside [0, 1].
+ */
+double stats_select_quantile(double *v, size_t n, double q);
+
+/*
+ * Permutation test of "a and b come from one distribution" with the
+ * statistic |Q_q(b) - Q_q(a)| (Q_q the q-quantile of a side): over
+ * `resamples` random relabellings of the pooled values (n1 of them to a,
+ * from an xoshiro stream seeded with seed), p = (1 + the relabellings
+ * whose statistic reaches the observed one) / (resamples + 1), two-sided;
+ * the Monte Carlo estimate of the exact permutation p, never below
+ * 1 / (resamples + 1). Valid for any q and any distribution when the
+ * runs of both sides are exchangeable under no change. Returns 0, -EINVAL
+ * (an empty side, no resamples, q outside [0, 1]) or -ENOMEM.
+ */
+int stats_perm_quantile(const double *a, size_t n1, const double *b, size_t n2, double q,
+			unsigned resamples, uint64_t seed, double *p);
 
 /*
  * Benjamini-Hochberg step-up q-values: q[i] = min over j with
@@ -163,6 +193,16 @@ double stats_robust_cv(const double *b, size_t nb, const double *c, size_t nc);
  * (stats_mwu_min_p), NAN when an input is undefined.
  */
 double stats_mde(double cv, size_t nb, size_t nc, double alpha, double power);
+
+/*
+ * The same for an estimate whose log has standard error se_log (e.g. a
+ * ratio of 90th percentiles, its bootstrap spread): (z(alpha/2) + z(1-power)) *
+ * se_log, relative to first order. INFINITY when no outcome of a
+ * permutation test with these sizes and resamples can reach alpha
+ * (stats_mwu_min_p, which bounds every two-sample rank or permutation
+ * test, or 1 / (resamples + 1)), NAN when an input is undefined.
+ */
+double stats_mde_se(double se_log, size_t nb, size_t nc, double alpha, double power, unsigned resamples);
 
 /* One accepted change point of a series. */
 struct change_point {

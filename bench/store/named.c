@@ -86,16 +86,31 @@ const struct named_stmt store_named[] = {
 	{ "glance-key", 0, 0, "", "baseline, candidate and time of the newest stored comparison",
 	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1", NULL },
 	{ "glance-rows", 3, 0, "BASELINE CANDIDATE TIME",
-	  "cell, metric, verdict, ratio [CI], floor, MDE, runs of one stored comparison (schema 2)",
+	  "cell, metric, verdict, ratio [CI] (' of q90' when not of medians), floor, MDE, runs of one"
+	  " stored comparison (schema 2)",
 	  "SELECT v.cell, v.metric, v.verdict,"
 	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
-	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END AS ratio,"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END ||"
+	  " CASE WHEN json_valid(v.method) AND json_extract(v.method, '$.quantile') <> 0.5"
+	  "  THEN printf(' of q%d', CAST(round(100 * json_extract(v.method, '$.quantile')) AS INTEGER))"
+	  "  ELSE '' END AS ratio,"
 	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END AS floor,"
 	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
 	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END AS mde,"
 	  " v.n_base || ' / ' || v.n_cand AS runs"
 	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
-	  " ORDER BY v.cell, v.metric, v.id", NULL },
+	  " ORDER BY v.cell, v.metric, v.id",
+	  "SELECT v.cell, v.metric, v.verdict,"
+	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
+	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END ||"
+	  " CASE WHEN (v.method::json->>'quantile')::float8 <> 0.5"
+	  "  THEN ' of q' || round(100 * (v.method::json->>'quantile')::float8)::int ELSE '' END AS ratio,"
+	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END AS floor,"
+	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
+	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END AS mde,"
+	  " v.n_base || ' / ' || v.n_cand AS runs"
+	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " ORDER BY v.cell, v.metric, v.id" },
 	{ "glance-rows-v1", 3, 0, "BASELINE CANDIDATE TIME",
 	  "as glance-rows, for a schema 1 database (no floor or MDE stored)",
 	  "SELECT v.cell, v.metric, v.verdict,"

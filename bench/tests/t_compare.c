@@ -311,6 +311,47 @@ static void test_sides(sqlite3 *db)
 	   "labelled cross-machine, and no change");
 }
 
+/*
+ * --one-sided-noise: arms "osA", "osB" (10 % slower) and "osC" (as osA),
+ * 16 runs each, interleaved, 6 of 16 runs of each slowed 10-50 % by the
+ * "machine". The 90th percentile sees the 10 % and stays quiet on A/A.
+ */
+static void test_one_sided(void)
+{
+	char path[160];
+	char *ab[] = { "compare", "--db", path, "--baseline", "label:osA", "--candidate", "label:osB",
+		       "--json", "--one-sided-noise", "accesses-per-s", "--one-sided-noise=minor-faults", NULL };
+	char *aa[] = { "compare", "--db", path, "--baseline", "label:osA", "--candidate", "label:osC",
+		       "--one-sided-noise", "accesses-per-s", "--metric", "accesses-per-s", NULL };
+	const char *arm[3] = { "osA", "osB", "osC" };
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/one.db", dir);
+	db = make_db(path);
+	exec(db, "BEGIN");
+	for (int i = 0; i < 16; i++)
+		for (int k = 0; k < 3; k++) {
+			double slow = i % 3 == 0 ? 0.5 + 0.4 * rng_double(&rng) : 1;
+
+			add_run(db, 1, "cell=S", arm[k], 1 + i, k, 1000, (k == 1 ? 4.5e8 : 5e8) * slow);
+		}
+	exec(db, "COMMIT");
+	sqlite3_close(db);
+	is_u64(run_cmd(cmd_compare, ab), 1, "--one-sided-noise: 10 % slower with 6 of 16 runs slowed: exit 1");
+	ok(strcmp(verdict_of("cell=S", "accesses-per-s"), "regression") == 0, "accesses-per-s is a regression");
+	ok(strcmp(jq("(SELECT json_extract(value, '$.quantile') || ' ' || json_extract(value, '$.test') || ' ' ||"
+		     " (json_extract(value, '$.ratio') BETWEEN 0.87 AND 0.93) FROM json_each(j, '$.rows')"
+		     " WHERE json_extract(value, '$.metric') = 'accesses-per-s')"), "0.9 permutation 1") == 0,
+	   "on the 90th percentile (higher is better), by permutation, ratio near 0.9");
+	ok(strcmp(jq("(SELECT json_extract(value, '$.quantile') FROM json_each(j, '$.rows')"
+		     " WHERE json_extract(value, '$.metric') = 'minor-faults')"), "0.1") == 0,
+	   "a lower-better metric is compared on its 10th percentile");
+	ok(strcmp(jq("json_extract(j, '$.method.one_sided_noise')"), "[\"accesses-per-s\",\"minor-faults\"]") == 0,
+	   "the method lists both (the option repeats)");
+	is_u64(run_cmd(cmd_compare, aa), 0, "--one-sided-noise A/A: exit 0");
+	ok(strstr(slurp(outpath), "no-change (higher is better) [q90]") != NULL, "no change, marked [q90]");
+}
+
 static void test_errors(void)
 {
 	char bad[160];
@@ -503,6 +544,7 @@ int main(void)
 	test_nightly();
 	test_options(db);
 	test_sides(db);
+	test_one_sided();
 	test_errors();
 	test_store(db);
 	sqlite3_close(db);

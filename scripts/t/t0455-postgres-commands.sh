@@ -76,7 +76,7 @@ test_expect_success 'set-up: a fleet, a smoke sweep and verdicts in an SQLite fi
 	SWEEP_JOBS=1 "$top/scripts/sweep" --db "$sdb" --label smoke-s --seed 3 configs/smoke \
 		>"$TMPD/sweep.out" 2>&1 || { tail -n 3 "$TMPD/sweep.out"; false; } &&
 	"$SGABENCH" compare --db "$sdb" --baseline label:fleet-a --candidate label:fleet-b \
-		--store-verdicts >/dev/null &&
+		--one-sided-noise first-touch-faults --store-verdicts >/dev/null &&
 	test_is "$(sqlite3 "$sdb" "SELECT COUNT(*) FROM verdict WHERE baseline = 'label:fleet-a'")" 42
 EOT
 
