@@ -152,12 +152,13 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 			r->quant > 0.5 ? " [q90]" : r->quant < 0.5 ? " [q10]" : "");
 	}
 	fprintf(f, "\nsummary: %d regression%s, %d improvement%s, %d no change, %d insufficient "
-		"in %zu comparisons (MWU alpha %g, BH q %g, threshold %g%%%s, noise floors from the "
+		"in %zu comparisons (%s alpha %g, BH q %g, threshold %g%%%s, noise floors from the "
 		"baseline's runs)\nrule: regression when significant and the ratio of medians lies beyond "
 		"max(threshold, floor); MDE: the smallest change each row could have caught "
 		"(80%% power), at least that bound; 'none': too few runs\n%s", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
 		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
-		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows, c->dp.alpha, c->dp.fdr,
+		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows,
+		c->nbq ? "MWU or permutation" : "MWU", c->dp.alpha, c->dp.fdr,
 		c->dp.threshold * 100, metric_thresholds(c, mt, sizeof(mt)),
 		c->nbq ? "[q90]/[q10] (--one-sided-noise): base, cand and the ratio are each side's 90th "
 		"(10th) percentile, not its median, and p is a permutation test on it\n" : "");
