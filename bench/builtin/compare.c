@@ -44,7 +44,7 @@ static const struct opt compare_opts[] = {
 	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct compare_args, c.hb_last),
 	  .metavar = "M,...", .defhelp = "*-per-s, *-per-cpu-s, *-per-cpu-s-best",
 	  .help = "metrics where higher is better (repeatable)" },
-	{ .name = "one-sided-noise", .type = OPT_STR, .off = offsetof(struct compare_args, c.bq_last),
+	{ .name = "one-sided-noise", .type = OPT_STR, .off = offsetof(struct compare_args, c.osn_last),
 	  .metavar = "M,...", .defhelp = "none",
 	  .help = "noise only makes M worse: compare its best runs, not its median (repeatable)" },
 	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.threshold), .dmax = 10,
@@ -198,8 +198,9 @@ int cmd_compare(int argc, char **argv)
 	ret = opt_parse(compare_opts, a, argc, argv, "compare", SYNOPSIS, NULL, NULL);
 	if (ret == OPT_HELP_SHOWN) {
 		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
-		       "regression when the Mann-Whitney U p <= alpha, its Benjamini-Hochberg q\n"
-		       "(over all rows) <= fdr, and the ratio median(cand)/median(base) lies beyond\n"
+		       "regression when its p <= alpha (Mann-Whitney U; below for --one-sided-noise),\n"
+		       "its Benjamini-Hochberg q (over all rows) <= fdr, and the ratio\n"
+		       "median(cand)/median(base) lies beyond\n"
 		       "max(threshold (or the metric's --metric-threshold), the cell's A/A noise\n"
 		       "floor) on the bad side (its bootstrap 95%% CI is reported, not required to\n"
 		       "clear it);\n"
@@ -208,18 +209,19 @@ int cmd_compare(int argc, char **argv)
 		       "rate (*-per-s, *-per-cpu-s, *-per-cpu-s-best).\n"
 		       "--one-sided-noise M: for a metric that noise only ever makes worse (a\n"
 		       "fastest window, on a machine whose host preempts the vCPUs), compare each\n"
-		       "side's 90th percentile (10th when lower is better) in place of the median:\n"
+		       "side's %.0fth percentile (%.0fth when lower is better) in place of the median:\n"
 		       "in the ratio, its CI, the A/A floor and the MDE; p then comes from a\n"
 		       "permutation test (%d relabellings) on that percentile.\n"
 		       "exit: 0 no regression, 1 regression, 2 usage error, 3 no database, unknown\n"
-		       "schema or no runs to compare\n", STATS_MIN_RUNS, STATS_PERM_RESAMPLES);
+		       "schema or no runs to compare\n", STATS_MIN_RUNS, 100 * CMP_BEST_QUANTILE,
+		       100 * (1 - CMP_BEST_QUANTILE), STATS_PERM_RESAMPLES);
 		ret = EX_OK;
 		goto out;
 	}
 	if (ret || (ret = check_selectors(c)) || (ret = collect_metric_thresholds(c, argc, argv)))
 		goto out;
 	collect_list("--higher-better", c->hb, &c->nhb, argc, argv);
-	collect_list("--one-sided-noise", c->bq, &c->nbq, argc, argv);
+	collect_list("--one-sided-noise", c->osn, &c->nosn, argc, argv);
 	if (c->metrics)
 		c->nmetric = cmp_split_list(c->metrics, c->metric, CMP_MAX_LIST);
 	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c, a->io.db)))

@@ -46,8 +46,8 @@ int cmp_higher_better(const struct cmp *c, const char *metric)
 
 double cmp_quantile(const struct cmp *c, const char *metric)
 {
-	for (size_t i = 0; i < c->nbq; i++)
-		if (strcmp(c->bq[i], metric) == 0)
+	for (size_t i = 0; i < c->nosn; i++)
+		if (strcmp(c->osn[i], metric) == 0)
 			return cmp_higher_better(c, metric) ? CMP_BEST_QUANTILE : 1 - CMP_BEST_QUANTILE;
 	return 0.5;
 }
@@ -121,8 +121,8 @@ void cmp_release(struct cmp *c)
 		free(c->hb[i]);
 	for (size_t i = 0; i < c->nmetric; i++)
 		free(c->metric[i]);
-	for (size_t i = 0; i < c->nbq; i++)
-		free(c->bq[i]);
+	for (size_t i = 0; i < c->nosn; i++)
+		free(c->osn[i]);
 	for (size_t i = 0; i < c->nmt; i++)
 		free(c->mt_name[i]);
 	for (size_t i = 0; i < c->nnotes; i++)

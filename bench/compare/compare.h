@@ -47,13 +47,13 @@ struct cmp_row {
 
 struct cmp {
 	/* options (builtin/compare.c's table fills these) */
-	const char *baseline, *candidate, *metrics, *cell, *hb_last, *mt_last, *bq_last;
+	const char *baseline, *candidate, *metrics, *cell, *hb_last, *mt_last, *osn_last;
 	int store, cross;
 	struct decide_params dp;
 	char *hb[CMP_MAX_LIST];
 	size_t nhb;
-	char *bq[CMP_MAX_LIST];		/* --one-sided-noise metrics */
-	size_t nbq;
+	char *osn[CMP_MAX_LIST];		/* --one-sided-noise metrics */
+	size_t nosn;
 	char *mt_name[CMP_MAX_LIST];	/* --metric-threshold M=R, in the order given */
 	double mt_value[CMP_MAX_LIST];
 	size_t nmt;
@@ -79,10 +79,11 @@ struct cmp {
  * better): when noise only ever makes a run worse, the best runs measure
  * the code and the rest measure the noise. The 90th percentile stays on
  * the undisturbed runs while at least 1 run in 10 is undisturbed, and no
- * single run decides it (max would): over 14 replayed A/A nights and 4
- * knob sweeps (4 December 2026), 0.75 raised an A/A alarm on a night
+ * single run decides it (max would): replaying 14 A/A nights and 3
+ * knob sweeps of 4 December 2026, 0.75 raised an A/A alarm on a night
  * with 6 of 8 runs disturbed and missed the knob in a sweep with 12 of
- * 16 plain runs disturbed; 0.9 and 1.0 did neither.
+ * 16 plain runs disturbed; 0.9 and 1.0 did neither. compare --help, the
+ * table's "[q90]" and the method's "90th percentiles" come from this value.
  */
 #define CMP_BEST_QUANTILE	0.9
 

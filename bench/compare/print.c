@@ -145,11 +145,13 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		fprintf(f, "%-*s ", cw, cell);
 		if (many)
 			fprintf(f, "%-12s ", machine_fp(c, r->machine_id, fp, sizeof(fp)));
-		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g %6s %6s  %s%s%s\n",
+		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g %6s %6s  %s%s",
 			r->metric, r->nb, r->nc, r->estb, r->estc, r->ci.ratio, ci, r->mwu.p, r->q,
 			fmt_pct(r->floor, fl, sizeof(fl)), fmt_pct(r->mde, md, sizeof(md)),
-			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "",
-			r->quant > 0.5 ? " [q90]" : r->quant < 0.5 ? " [q10]" : "");
+			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");
+		if (r->quant != 0.5)
+			fprintf(f, " [q%.0f]", 100 * r->quant);
+		fputc('\n', f);
 	}
 	fprintf(f, "\nsummary: %d regression%s, %d improvement%s, %d no change, %d insufficient "
 		"in %zu comparisons (%s alpha %g, BH q %g, threshold %g%%%s, noise floors from the "
@@ -158,10 +160,10 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		"(80%% power), at least that bound; 'none': too few runs\n%s", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
 		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
 		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows,
-		c->nbq ? "MWU or permutation" : "MWU", c->dp.alpha, c->dp.fdr,
+		c->nosn ? "MWU or permutation" : "MWU", c->dp.alpha, c->dp.fdr,
 		c->dp.threshold * 100, metric_thresholds(c, mt, sizeof(mt)),
-		c->nbq ? "[q90]/[q10] (--one-sided-noise): base, cand and the ratio are each side's 90th "
-		"(10th) percentile, not its median, and p is a permutation test on it\n" : "");
+		c->nosn ? "[qN] (--one-sided-noise): base, cand and the ratio are each side's Nth "
+		"percentile, its best runs, not its median, and p is a permutation test on it\n" : "");
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].v == V_REGRESSION || c->rows[i].v == V_INSUFFICIENT) {
 			cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));

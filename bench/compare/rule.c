@@ -107,23 +107,27 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 		json_str(&j, "p", "exact without ties when C(n1+n2,n1) < 1e15, else normal approximation "
 			 "with tie and continuity correction");
 	}
-	if (!r && c->nbq) {
+	if (!r && c->nosn) {
 		json_arr_open(&j, "one_sided_noise");
-		for (size_t i = 0; i < c->nbq; i++)
-			json_str(&j, NULL, c->bq[i]);
+		for (size_t i = 0; i < c->nosn; i++)
+			json_str(&j, NULL, c->osn[i]);
 		json_arr_close(&j);
-		json_str(&j, "one_sided_noise_test", "noise only makes these metrics worse: each side's 90th percentile"
-			 " (10th when lower is better) in place of the median, in the effect, the floor and"
-			 " the CI; p from a permutation test on it; MDE from the bootstrap spread of its ratio");
+		json_dbl(&j, "one_sided_quantile", CMP_BEST_QUANTILE);
+		json_str(&j, "one_sided_noise_test", "noise only makes these metrics worse: each side's"
+			 " one_sided_quantile (1 minus it when lower is better) in place of the median, in the"
+			 " effect, the floor and the CI; p from a permutation test on it; MDE from the"
+			 " bootstrap spread of its ratio");
 	}
 	json_dbl(&j, "alpha", c->dp.alpha);
 	json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
 	json_dbl(&j, "q", c->dp.fdr);
 	json_u64(&j, "family", family(c));
-	if (r && r->quant != 0.5)
-		json_str(&j, "effect", r->quant > 0.5 ? "ratio of 90th percentiles candidate/baseline"
-			 : "ratio of 10th percentiles candidate/baseline");
-	else
+	if (r && r->quant != 0.5) {
+		char effect[64];
+
+		snprintf(effect, sizeof(effect), "ratio of %.0fth percentiles candidate/baseline", 100 * r->quant);
+		json_str(&j, "effect", effect);
+	} else
 		json_str(&j, "effect", "ratio of medians candidate/baseline");
 	json_str(&j, "ci", "percentile bootstrap, sides resampled independently");
 	json_dbl(&j, "ci_level", STATS_BOOT_LEVEL);
