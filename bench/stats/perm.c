@@ -31,8 +31,11 @@ int stats_perm_quantile(const double *a, size_t n1, const double *b, size_t n2, 
 	memcpy(v, a, n1 * sizeof(*v));
 	memcpy(v + n1, b, n2 * sizeof(*v));
 	obs = statistic(v, n1, n, q, buf);
-	/* relabellings equal to the observed split differ from it only by rounding */
-	tol = 1e-12 * (fabs(stats_select_quantile(memcpy(buf, v, n * sizeof(*buf)), n, q)) + obs);
+	/* a relabelling as far apart as the observed one may differ from it by rounding alone */
+	tol = 0;
+	for (size_t i = 0; i < n; i++)
+		tol = fabs(v[i]) > tol ? fabs(v[i]) : tol;
+	tol *= 1e-12;
 	rng_seed(&rng, seed, 0);
 	for (unsigned k = 0; k < resamples; k++) {
 		/* the first n1 of a partial Fisher-Yates shuffle go to side a */
