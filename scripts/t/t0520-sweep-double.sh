@@ -84,13 +84,30 @@ test_expect_success "the failure names the cell" - <<-\EOT
 EOT
 
 rc=0
-"$top/scripts/sweep" --db "$db" --label ab --ab "$double" "$double" "$TMPD/cfg" >"$TMPD/out" 2>/dev/null || rc=$?
+{
+	cat "$TMPD/cfg"
+	printf '%s\n' 'SWEEP_METRICS="first-touch-faults:lower wall-s:lower accesses-per-s:higher"' \
+		'SWEEP_COMPARE_ARGS="--metric-threshold wall-s=0.5"'
+} >"$TMPD/cfg-ab"
+"$top/scripts/sweep" --db "$db" --label ab --ab "$double" "$double" "$TMPD/cfg-ab" >"$TMPD/out" 2>/dev/null || rc=$?
 test_expect_success "A/B sweep exits 0" 'test_is "$rc" 0'
 test_expect_success "A/B: 12 runs per arm" - <<-\EOT
 	test_is "$(q "SELECT COUNT(*) FROM run WHERE label = 'ab-A'") $(q "SELECT COUNT(*) FROM run WHERE label = 'ab-B'")" "12 12"
 EOT
 test_expect_success "A/B: the order records the arm of each invocation" - <<-\EOT
-	test "$(q "SELECT cell_order FROM sweep WHERE name = 'cfg' ORDER BY started_at DESC, rowid DESC LIMIT 1" | grep -c '^[AB]	')" -eq 12
+	test "$(q "SELECT cell_order FROM sweep WHERE name = 'cfg-ab' ORDER BY started_at DESC, rowid DESC LIMIT 1" | grep -c '^[AB]	')" -eq 12
+EOT
+# The printed compare command carries the config's verdict metrics, their
+# direction and its compare options, and runs as printed.
+hint=$(sed -n 's/^A\/B: compare with: //p' "$TMPD/out")
+test_expect_success "A/B: the compare it prints judges by the config's rule" - <<-\EOT
+	test_is "$hint" "$double compare --db $db --baseline label:ab-A --candidate label:ab-B --metric first-touch-faults,wall-s,accesses-per-s --higher-better accesses-per-s --metric-threshold wall-s=0.5"
+EOT
+rc=0
+# shellcheck disable=SC2086 # the printed command, split as a shell would
+"$REAL_SGABENCH" ${hint#"$double" } >"$TMPD/cmp" 2>&1 || rc=$?
+test_expect_success "A/B: and runs as printed (exit 0 or 1, a verdict table)" - <<-\EOT
+	case $rc in 0 | 1) grep -q "^summary: " "$TMPD/cmp" ;; *) cat "$TMPD/cmp"; false ;; esac
 EOT
 
 # Two sweeps on one database at once: serialised by the lock, both complete.
