@@ -213,8 +213,8 @@ int cmd_compare(int argc, char **argv)
 		       "in the ratio, its CI, the A/A floor and the MDE; p then comes from a\n"
 		       "permutation test (%d relabellings) on that percentile.\n"
 		       "exit: 0 no regression, 1 regression, 2 usage error, 3 no database, unknown\n"
-		       "schema or no runs to compare\n", STATS_MIN_RUNS, 100 * CMP_BEST_QUANTILE,
-		       100 * (1 - CMP_BEST_QUANTILE), STATS_PERM_RESAMPLES);
+		       "schema or no runs to compare\n", STATS_MIN_RUNS, 100 * STATS_BEST_QUANTILE,
+		       100 * (1 - STATS_BEST_QUANTILE), STATS_PERM_RESAMPLES);
 		ret = EX_OK;
 		goto out;
 	}

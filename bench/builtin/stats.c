@@ -7,7 +7,9 @@
  *                           KEY...<TAB>median<TAB>min<TAB>max<TAB>n out
  *   sgabench stats noise    KEY...<TAB>VALUE lines in; per key with at least
  *                           4 values, KEY...<TAB>floor<TAB>n out: the A/A
- *                           noise floor (stats/noise.h)
+ *                           noise floor (stats/noise.h), on medians, or
+ *                           for --one-sided-noise metrics on the quantile
+ *                           compare judges them by
  *
  * Numbers are printed as awk prints them (integers whole, others %.6g), so
  * the files the harness writes stay as they were.
@@ -28,6 +30,8 @@ struct stats_cfg {
 	uint64_t seed;
 	uint64_t resamples;
 	int pooled;
+	const char *one_sided;	/* noise: comma list of metrics that noise only makes worse */
+	const char *higher;	/* noise: comma list of those where higher is better */
 };
 
 #define F(x) offsetof(struct stats_cfg, x)
@@ -40,6 +44,12 @@ static const struct opt stats_opts[] = {
 	  .help = "noise: random splits per key" },
 	{ .name = "pooled", .type = OPT_FLAG, .off = F(pooled),
 	  .help = "noise: lines are KEY...<TAB>SWEEP<TAB>VALUE, pooled over sweeps; the floor is at least the drift between sweeps" },
+	{ .name = "one-sided-noise", .type = OPT_STR, .off = F(one_sided),
+	  .metavar = "M,...", .defhelp = "none",
+	  .help = "noise: keys whose last field is M use the quantile compare --one-sided-noise judges M by, not the median" },
+	{ .name = "higher-better", .type = OPT_STR, .off = F(higher),
+	  .metavar = "M,...", .defhelp = "none",
+	  .help = "noise: of those, the ones where higher is better (the 90th percentile; else the 10th)" },
 	{ NULL },
 };
 
@@ -227,6 +237,36 @@ static int stats_median_cmd(struct groups *gs)
 	return EX_OK;
 }
 
+/* Whether name is one of the comma-separated list (NULL: none). */
+static int in_list(const char *list, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == l && !strncmp(p, name, l))
+			return 1;
+		p += k + (p[k] == ',');
+	}
+	return 0;
+}
+
+/*
+ * The quantile key's floor is measured on: for a key whose last field (the
+ * metric) is in --one-sided-noise, STATS_BEST_QUANTILE when it is in
+ * --higher-better, else 1 - it; otherwise 0.5, the median.
+ */
+static double key_quantile(const struct stats_cfg *c, const char *key)
+{
+	const char *metric = strrchr(key, '\t');
+
+	metric = metric ? metric + 1 : key;
+	if (!in_list(c->one_sided, metric))
+		return 0.5;
+	return in_list(c->higher, metric) ? STATS_BEST_QUANTILE : 1 - STATS_BEST_QUANTILE;
+}
+
 static int stats_noise_cmd(struct groups *gs, const struct stats_cfg *c)
 {
 	struct noise_rng r;
@@ -234,14 +274,14 @@ static int stats_noise_cmd(struct groups *gs, const struct stats_cfg *c)
 	noise_rng_seed(&r, c->seed);
 	for (size_t i = 0; i < gs->n; i++) {
 		struct group *g = &gs->g[i];
-		double fl, drift = 0;
+		double fl, drift = 0, q = key_quantile(c, g->key);
 		int ret;
 
 		if (g->n < STATS_NOISE_MIN_SAMPLES)
 			continue;
-		ret = stats_noise_floor(g->v, g->n, (unsigned)c->resamples, &r, &fl);
+		ret = stats_noise_floor_q(g->v, g->n, q, (unsigned)c->resamples, &r, &fl);
 		if (!ret && c->pooled)
-			ret = stats_noise_drift(g->v, g->sweep, g->n, &drift);
+			ret = stats_noise_drift_q(g->v, g->sweep, g->n, q, &drift);
 		if (drift > fl)
 			fl = drift;
 		if (ret) {

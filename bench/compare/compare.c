@@ -48,7 +48,7 @@ double cmp_quantile(const struct cmp *c, const char *metric)
 {
 	for (size_t i = 0; i < c->nosn; i++)
 		if (strcmp(c->osn[i], metric) == 0)
-			return cmp_higher_better(c, metric) ? CMP_BEST_QUANTILE : 1 - CMP_BEST_QUANTILE;
+			return cmp_higher_better(c, metric) ? STATS_BEST_QUANTILE : 1 - STATS_BEST_QUANTILE;
 	return 0.5;
 }
 

@@ -25,7 +25,7 @@ struct cmp_row {
 	size_t outb, outc;	/* outliers flagged (kept) */
 	double medb, medc;	/* each side's median */
 	double quant;		/* the quantile the row compares: 0.5, or under --one-sided-noise
-				 * CMP_BEST_QUANTILE when higher is better, else 1 - it */
+				 * STATS_BEST_QUANTILE when higher is better, else 1 - it */
 	double estb, estc;	/* each side's quant-quantile (the medians when quant is 0.5) */
 	struct ratio_ci ci;	/* estc / estb with its bootstrap CI */
 	struct mwu mwu;		/* p: Mann-Whitney U, or the permutation test when quant != 0.5 */
@@ -73,19 +73,6 @@ struct cmp {
 	size_t nv_cells[CMP_MAX_LIST], nnv;
 	int count[4];			/* rows per enum verdict */
 };
-
-/*
- * The quantile a --one-sided-noise metric is compared on (higher is
- * better): when noise only ever makes a run worse, the best runs measure
- * the code and the rest measure the noise. The 90th percentile stays on
- * the undisturbed runs while at least 1 run in 10 is undisturbed, and no
- * single run decides it (max would): replaying 14 A/A nights and 3
- * knob sweeps of 4 December 2026, 0.75 raised an A/A alarm on a night
- * with 6 of 8 runs disturbed and missed the knob in a sweep with 12 of
- * 16 plain runs disturbed; 0.9 and 1.0 did neither. compare --help, the
- * table's "[q90]" and the method's "90th percentiles" come from this value.
- */
-#define CMP_BEST_QUANTILE	0.9
 
 /* The within-baseline floor: seeded half-splits, as scripts/sweep's noise table. */
 #define CMP_FLOOR_RESAMPLES	200
@@ -138,8 +125,8 @@ int cmp_higher_better(const struct cmp *c, const char *metric);
 
 /*
  * The quantile rows of metric compare: for a --one-sided-noise metric,
- * its best decile (CMP_BEST_QUANTILE when higher is better, else
- * 1 - CMP_BEST_QUANTILE), else 0.5 (the median).
+ * its best decile (STATS_BEST_QUANTILE when higher is better, else
+ * 1 - STATS_BEST_QUANTILE), else 0.5 (the median).
  */
 double cmp_quantile(const struct cmp *c, const char *metric);
 

@@ -112,7 +112,7 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 		for (size_t i = 0; i < c->nosn; i++)
 			json_str(&j, NULL, c->osn[i]);
 		json_arr_close(&j);
-		json_dbl(&j, "one_sided_quantile", CMP_BEST_QUANTILE);
+		json_dbl(&j, "one_sided_quantile", STATS_BEST_QUANTILE);
 		json_str(&j, "one_sided_noise_test", "noise only makes these metrics worse: each side's"
 			 " one_sided_quantile (1 minus it when lower is better) in place of the median, in the"
 			 " effect, the floor and the CI; p from a permutation test on it; MDE from the"

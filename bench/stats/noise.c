@@ -88,6 +88,11 @@ static double rel_gap(double a, double b)
 
 int stats_noise_drift(const double *x, const unsigned *grp, size_t n, double *drift)
 {
+	return stats_noise_drift_q(x, grp, n, 0.5, drift);
+}
+
+int stats_noise_drift_q(const double *x, const unsigned *grp, size_t n, double q, double *drift)
+{
 	double *in = malloc((n ? n : 1) * sizeof(*in)), *out = malloc((n ? n : 1) * sizeof(*out));
 	double worst = 0;
 
@@ -113,7 +118,7 @@ int stats_noise_drift(const double *x, const unsigned *grp, size_t n, double *dr
 		if (n1 < STATS_NOISE_DRIFT_MIN || n2 < STATS_NOISE_DRIFT_MIN)
 			continue;
 		{
-			double g = rel_gap(stats_median(in, n1), stats_median(out, n2));
+			double g = rel_gap(stats_quantile(in, n1, q), stats_quantile(out, n2, q));
 
 			worst = g > worst ? g : worst;
 		}

@@ -46,4 +46,7 @@ int stats_noise_floor_q(const double *x, size_t n, double q, unsigned resamples,
  */
 int stats_noise_drift(const double *x, const unsigned *grp, size_t n, double *drift);
 
+/* The same with q-quantiles in place of medians (q in [0, 1]). */
+int stats_noise_drift_q(const double *x, const unsigned *grp, size_t n, double q, double *drift);
+
 #endif

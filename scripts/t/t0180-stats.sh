@@ -1,7 +1,8 @@
 #!/bin/sh
 # t0180: sgabench stats, the statistics the harness asks for instead of
 # computing them in awk: medians (with min, max and n) per key, in the
-# order keys first appear, and A/A noise floors; bad input is a usage error.
+# order keys first appear, and A/A noise floors (on the best runs for
+# --one-sided-noise metrics); bad input is a usage error.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -17,6 +18,18 @@ test_expect_success 'noise: equal samples have a floor of 0; fewer than 4 sample
 EOT
 test_expect_success 'noise: two levels 10 % apart have a floor of 0.1' - <<-\EOT
 	test_is "$(printf 'c\t100\nc\t100\nc\t110\nc\t110\n' | "$SGABENCH" stats noise --seed 7 --resamples 200)" "$(printf 'c\t0.1\t4')"
+EOT
+# Six runs at full speed and two slowed: halves of four hold at least two
+# fast runs, so their 90th percentiles agree (floor 0), while their
+# medians differ by a third when one half has both slow runs.
+test_expect_success 'noise --one-sided-noise: the floor on the best runs' - <<-\EOT
+	printf 'c\tm\t%s\n' 100 100 100 100 100 100 50 50 >"$TMPD/slow" &&
+	test_is "$("$SGABENCH" stats noise --seed 3 <"$TMPD/slow")" "$(printf 'c\tm\t0.333333\t8')" &&
+	test_is "$("$SGABENCH" stats noise --seed 3 --one-sided-noise m --higher-better m <"$TMPD/slow")" \
+		"$(printf 'c\tm\t0\t8')" &&
+	test_is "$("$SGABENCH" stats noise --seed 3 --one-sided-noise other,m <"$TMPD/slow")" "$(printf 'c\tm\t1\t8')" &&
+	sed 's/\t50$/\t200/' "$TMPD/slow" >"$TMPD/slower" &&
+	test_is "$("$SGABENCH" stats noise --seed 3 --one-sided-noise other,m <"$TMPD/slower")" "$(printf 'c\tm\t0\t8')"
 EOT
 test_expect_success 'a line that is not KEY<TAB>NUMBER: exit 2, naming the line' - <<-\EOT
 	rc=0 &&

@@ -87,7 +87,7 @@ rc=0
 {
 	cat "$TMPD/cfg"
 	printf '%s\n' 'SWEEP_METRICS="first-touch-faults:lower wall-s:lower accesses-per-s:higher"' \
-		'SWEEP_COMPARE_ARGS="--metric-threshold wall-s=0.5"'
+		'SWEEP_COMPARE_ARGS="--metric-threshold wall-s=0.5 --one-sided-noise wall-s"'
 } >"$TMPD/cfg-ab"
 "$top/scripts/sweep" --db "$db" --label ab --ab "$double" "$double" "$TMPD/cfg-ab" >"$TMPD/out" 2>/dev/null || rc=$?
 test_expect_success "A/B sweep exits 0" 'test_is "$rc" 0'
@@ -101,7 +101,25 @@ EOT
 # direction and its compare options, and runs as printed.
 hint=$(sed -n 's/^A\/B: compare with: //p' "$TMPD/out")
 test_expect_success "A/B: the compare it prints judges by the config's rule" - <<-\EOT
-	test_is "$hint" "$double compare --db $db --baseline label:ab-A --candidate label:ab-B --metric first-touch-faults,wall-s,accesses-per-s --higher-better accesses-per-s --metric-threshold wall-s=0.5"
+	test_is "$hint" "$double compare --db $db --baseline label:ab-A --candidate label:ab-B --metric first-touch-faults,wall-s,accesses-per-s --higher-better accesses-per-s --metric-threshold wall-s=0.5 --one-sided-noise wall-s"
+EOT
+# The stored A/A floors are 'stats noise' over the first arm's samples,
+# with the config's --one-sided-noise metric (wall-s, lower is better) on
+# its 10th percentile: recomputed here from the same samples and seed.
+sw=$(q "SELECT uuid FROM sweep WHERE name = 'cfg-ab' ORDER BY started_at DESC, rowid DESC LIMIT 1")
+# noise_again [OPTIONS]: the sweep's floors recomputed, "cell metric floor n" sorted
+noise_again() {
+	"$REAL_SGABENCH" db query --db "$db" sweep-samples "$sw" |
+		awk -F'	' -v OFS='	' -v sw="$sw" '$1 == "ab-A" && $3 ~ /^(first-touch-faults|wall-s|accesses-per-s)$/ { print $2, $3, sw, $4 }' |
+		"$REAL_SGABENCH" stats noise --pooled --seed "$(q "SELECT order_seed FROM sweep WHERE uuid = '$sw'")" \
+			--resamples 200 "$@" | sort
+}
+test_expect_success "A/B: the stored floors take wall-s on its 10th percentile (--one-sided-noise)" - <<-\EOT
+	stored=$(q "SELECT n.cell || '	' || n.metric || '	' || printf('%.6g', n.floor) || '	' || n.samples FROM noise n
+		WHERE n.metric IN ('first-touch-faults', 'wall-s', 'accesses-per-s')
+		AND n.cell IN (SELECT r.cell FROM run r WHERE r.label = 'ab-A')" | sort) &&
+	test_is "$stored" "$(noise_again --one-sided-noise wall-s --higher-better accesses-per-s)" &&
+	test "$stored" != "$(noise_again)"
 EOT
 rc=0
 # shellcheck disable=SC2086 # the printed command, split as a shell would
