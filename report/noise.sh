@@ -81,7 +81,7 @@ noise_table() {
 
 # noise_note: the sentences above the table (plain text).
 noise_note() {
-	printf 'The A/A noise floor of a cell and metric is how far the medians of two random halves of its samples differ (95th percentile over the splits; for a metric the config's compare options judge with --one-sided-noise, their 90th percentiles, or 10th when lower is better); sgabench compare flags a change only beyond max(2 %%, the floor). One row per cell; the columns before the metrics are the settings that differ between the cells.'
+	printf 'The A/A noise floor of a cell and metric is how far the medians of two random halves of its samples differ (95th percentile over the splits; for a metric that the compare options of its config judge with --one-sided-noise, their 90th percentiles, or 10th when lower is better); sgabench compare flags a change only beyond max(2 %%, the floor). One row per cell; the columns before the metrics are the settings that differ between the cells.'
 	[ -s "$d/noise-fixed" ] && [ -n "$(cat "$d/noise-fixed")" ] &&
 		printf ' Every cell has: %s.' "$(cat "$d/noise-fixed")"
 	printf ' Floors of %s %% or more are marked noisy: a change that size cannot be told from noise.' \
