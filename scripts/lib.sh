@@ -283,6 +283,19 @@ config_load() {
 	return 0
 }
 
+# metric_lists "NAME:DIR ...": sets metrics (the names, comma-separated)
+# and higher (those that are better higher), as compare's --metric and
+# --higher-better take them.
+metric_lists() {
+	metrics="" higher=""
+	for m in $1; do
+		metrics="$metrics${metrics:+,}${m%:*}"
+		if [ "${m#*:}" = higher ]; then
+			higher="$higher${higher:+,}${m%:*}"
+		fi
+	done
+}
+
 # axis_var AXIS: the config variable holding AXIS's values (sga-size ->
 # SWEEP_SGA_SIZE).
 axis_var() {

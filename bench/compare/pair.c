@@ -166,12 +166,12 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 				    STATS_BOOT_LEVEL, &r->ci) == -ENOMEM)
 			return -ENOMEM;
 		/* --one-sided-noise: the permutation test on it replaces MWU's p (u stays for reference) */
-		if (r->quant != 0.5 &&
-		    stats_perm_quantile(xb, nb, xc, nc, r->quant, STATS_PERM_RESAMPLES, STATS_BOOT_SEED,
-					&r->mwu.p) == -ENOMEM)
-			return -ENOMEM;
-		if (r->quant != 0.5)
+		if (r->quant != 0.5) {
+			if (stats_perm_quantile(xb, nb, xc, nc, r->quant, STATS_PERM_RESAMPLES,
+						STATS_BOOT_SEED, &r->mwu.p) == -ENOMEM)
+				return -ENOMEM;
 			r->mwu.exact = 0;
+		}
 	}
 	if (cmp_row_floor(c, r, mach))
 		return -ENOMEM;

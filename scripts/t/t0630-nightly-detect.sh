@@ -64,11 +64,7 @@ O0=$TMPD/src/bench/sgabench
 
 cp "$top/scripts/configs/nightly" "$TMPD/nightly"
 config_load "$TMPD/nightly"
-metrics="" higher=""
-for m in $SWEEP_METRICS; do
-	metrics="$metrics${metrics:+,}${m%:*}"
-	[ "${m#*:}" = higher ] && higher="$higher${higher:+,}${m%:*}"
-done
+metric_lists "$SWEEP_METRICS"
 db=$TMPD/n.db
 
 # verdicts CANDIDATE_LABEL METRIC VERDICT: how many stored rows match.
