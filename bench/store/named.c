@@ -14,18 +14,27 @@
 
 /* A successful run that is not a sweep's warm-up. */
 #define OK_RUN "r.status = 'ok' AND COALESCE(r.label, '') NOT LIKE 'warmup:%'"
+/*
+ * The verdicts v of the latest comparison stored: those that share the
+ * baseline, candidate and time of the newest verdict row (two comparisons
+ * stored in one second stay apart unless they compare the same selectors).
+ */
+#define LATEST_COMPARISON \
+	"(v.baseline, v.candidate, v.created_at) = (SELECT baseline, candidate, created_at" \
+	" FROM verdict ORDER BY id DESC LIMIT 1)"
 /* The page layout of a run: 4k, thp, or page size and alignment (2m-pud). */
 #define LAYOUT "CASE WHEN r.page_size IN ('4k', 'thp') THEN r.page_size" \
 	" ELSE r.page_size || '-' || COALESCE(r.align, '?') END"
 
 /*
- * The noise-samples query, with the tie-breaker of sweeps started in the
- * same second: SQLite's rowid (the order stored); a server has none and
- * uses the uuid.
+ * The noise-samples query. Sweeps started in the same second are told
+ * apart by uuid; the samples come in the order stored (run id), then by
+ * metric, sweep and value, so the seeded splits of 'stats noise' see one
+ * order on either engine.
  */
-#define NOISE_SAMPLES(tie) \
+#define NOISE_SAMPLES \
 	"WITH sw AS (SELECT uuid FROM sweep WHERE name = ?1" \
-	"  ORDER BY started_at DESC, " tie " DESC LIMIT ?2)," \
+	"  ORDER BY started_at DESC, uuid DESC LIMIT ?2)," \
 	" mine AS (SELECT DISTINCT r.machine_id FROM timing t JOIN run r ON r.uuid = t.run_uuid" \
 	"  WHERE t.sweep_uuid = ?3)," \
 	" runs AS (SELECT DISTINCT r.id, r.cell, t.wall_s, t.exit_code, t.sweep_uuid FROM timing t" \
@@ -33,11 +42,13 @@
 	"  WHERE t.sweep_uuid IN (SELECT uuid FROM sw) AND r.machine_id IN (SELECT machine_id FROM mine)" \
 	"  AND r.status = 'ok' AND r.label NOT GLOB '*-B' AND r.label NOT GLOB 'warmup:*'" \
 	"  AND NOT EXISTS (SELECT 1 FROM metric k WHERE k.run_id = r.id AND k.name = 'test-work'))" \
-	" SELECT x.cell, m.name, m.value, x.sweep_uuid FROM runs x JOIN run_metric m ON m.run_id = x.id" \
-	" WHERE m.value IS NOT NULL" \
+	" SELECT cell, name, value, sweep_uuid FROM (" \
+	" SELECT x.cell, m.name, m.value, x.sweep_uuid, x.id AS k FROM runs x" \
+	" JOIN run_metric m ON m.run_id = x.id WHERE m.value IS NOT NULL" \
 	" UNION ALL" \
-	" SELECT x.cell, 'wall-s', x.wall_s, x.sweep_uuid FROM runs x WHERE x.exit_code = 0" \
-	" AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = x.id AND w.name = 'wall-s')"
+	" SELECT x.cell, 'wall-s', x.wall_s, x.sweep_uuid, x.id FROM runs x WHERE x.exit_code = 0" \
+	" AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = x.id AND w.name = 'wall-s')" \
+	") AS s ORDER BY k, name, sweep_uuid, value"
 
 const struct named_stmt store_named[] = {
 	/* ---- scripts/sweep ---- */
@@ -73,15 +84,17 @@ const struct named_stmt store_named[] = {
 	  " WHERE sweep_uuid = ?1 AND run_uuid IS NOT NULL ORDER BY id DESC LIMIT 1)", NULL },
 	{ "sweep-samples", 1, 0, "SWEEP_UUID",
 	  "label, cell, metric, value of every measured sample of the sweep (wall-s from hyperfine"
-	  " when the run has none)",
-	  "SELECT r.label, r.cell, m.name, m.value"
+	  " when the run has none), in the order measured, then by metric",
+	  "SELECT label, cell, name, value FROM ("
+	  " SELECT r.label, r.cell, m.name, m.value, t.id AS k"
 	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE t.sweep_uuid = ?1 AND m.value IS NOT NULL"
 	  " UNION ALL"
-	  " SELECT r.label, r.cell, 'wall-s', t.wall_s"
+	  " SELECT r.label, r.cell, 'wall-s', t.wall_s, t.id"
 	  " FROM timing t JOIN run r ON r.uuid = t.run_uuid"
 	  " WHERE t.sweep_uuid = ?1 AND t.exit_code = 0"
-	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = r.id AND w.name = 'wall-s')", NULL },
+	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = r.id AND w.name = 'wall-s')"
+	  ") AS s ORDER BY k, name", NULL },
 	/* ---- report/glance.sh ---- */
 	{ "glance-key", 0, 0, "", "baseline, candidate and time of the newest stored comparison",
 	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1", NULL },
@@ -126,7 +139,7 @@ const struct named_stmt store_named[] = {
 	  "cell, metric, value, sweep of every first-arm sample of the last N sweeps called"
 	  " SWEEP_NAME on the machines of SWEEP_UUID: never a B arm, a warm-up or a test-knob run"
 	  " (wall-s from hyperfine when the run has none)",
-  NOISE_SAMPLES("rowid"), NOISE_SAMPLES("uuid") },
+	  NOISE_SAMPLES, NULL },
 	{ "sweep-runs", 1, 0, "SWEEP_UUID", "how many runs the sweep stored",
 	  "SELECT COUNT(DISTINCT run_uuid) AS runs FROM timing WHERE sweep_uuid = ?1", NULL },
 	{ "sweep-label", 1, 0, "SWEEP_UUID", "'name, started, order seed N' of a sweep",
@@ -145,26 +158,27 @@ const struct named_stmt store_named[] = {
 	  " AND (?1 = '' OR r.label = ?1)", NULL },
 	{ "model-backend", 1, 0, "LABEL", "the backend of the latest model run of the rounds pattern",
 	  "SELECT backend FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"
-	  " AND workload = 'rounds' AND (?1 = '' OR r.label = ?1) ORDER BY started_at DESC LIMIT 1", NULL },
+	  " AND workload = 'rounds' AND (?1 = '' OR r.label = ?1) ORDER BY started_at DESC, id DESC LIMIT 1", NULL },
 	{ "cover-points", 2, 0, "BACKEND LABEL",
-	  "sharedctx, rounds, dTLB-load-misses of the two-task rounds runs of BACKEND (and LABEL)",
+	  "sharedctx, rounds, dTLB-load-misses of the two-task rounds runs of BACKEND (and LABEL),"
+	  " by rounds, sharedctx and value",
 	  "SELECT r.sharedctx, r.rounds, m.value FROM run r JOIN run_metric m ON m.run_id = r.id"
 	  " AND m.name = 'dTLB-load-misses' WHERE " OK_RUN " AND r.workload = 'rounds'"
 	  " AND r.tasks = 2 AND m.value IS NOT NULL AND r.backend = ?1"
-	  " AND (?2 = '' OR r.label = ?2) ORDER BY r.rounds, r.sharedctx", NULL },
+	  " AND (?2 = '' OR r.label = ?2) ORDER BY r.rounds, r.sharedctx, m.value", NULL },
 	{ "cover-missing", 0, 0, "", "backend, reason, runs for runs whose dTLB-load-misses is missing",
 	  "SELECT r.backend, m.missing, COUNT(DISTINCT r.id) AS runs FROM run r JOIN run_metric m"
 	  " ON m.run_id = r.id AND m.name = 'dTLB-load-misses' WHERE " OK_RUN
-	  " AND m.value IS NULL GROUP BY 1, 2", NULL },
+	  " AND m.value IS NULL GROUP BY 1, 2 ORDER BY 1, 2", NULL },
 	{ "sweep-latest", 1, 0, "NAME", "the uuid of the latest sweep called NAME that stored timings",
 	  "SELECT uuid FROM sweep s WHERE name = ?1"
 	  " AND EXISTS (SELECT 1 FROM timing t WHERE t.sweep_uuid = s.uuid)"
-	  " ORDER BY started_at DESC LIMIT 1", NULL },
+	  " ORDER BY started_at DESC, uuid DESC LIMIT 1", NULL },
 	{ "sweep-latest-backend", 1, 0, "PATTERN",
 	  "the uuid of the latest sweep with runs whose backend is LIKE PATTERN",
 	  "SELECT uuid FROM sweep s WHERE EXISTS (SELECT 1 FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid WHERE t.sweep_uuid = s.uuid AND r.backend LIKE ?1)"
-	  " ORDER BY started_at DESC LIMIT 1", NULL },
+	  " ORDER BY started_at DESC, uuid DESC LIMIT 1", NULL },
 	{ "scaling-points", 1, 0, "SWEEP_UUID",
 	  "layout, tasks, metric, value of the sweep's page-table, fault and wall-time samples",
 	  "SELECT " LAYOUT " AS layout, r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
@@ -174,12 +188,13 @@ const struct named_stmt store_named[] = {
 	  " UNION ALL SELECT " LAYOUT ", r.tasks, 'wall-s', t.wall_s FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND t.exit_code = 0"
-	  " ORDER BY 1, 3, 2", NULL },
+	  " ORDER BY 1, 3, 2, 4", NULL },
 	{ "nightly-machine", 0, 0, "", "the machine id of the latest nightly run",
 	  "SELECT machine_id FROM run r WHERE " OK_RUN " AND label GLOB 'nightly-[0-9]*'"
-	  " ORDER BY started_at DESC LIMIT 1", NULL },
+	  " ORDER BY started_at DESC, id DESC LIMIT 1", NULL },
 	{ "nightly-points", 1, 0, "MACHINE_ID",
-	  "cell, short cell, metric, night (YYYYMMDD), value of the machine's 8 latest nightly cells",
+	  "cell, short cell, metric, night (YYYYMMDD), value of the machine's 8 latest nightly cells,"
+	  " by metric, short cell, night, cell and value",
 	  "SELECT r.cell, 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds ||"
 	  " CASE WHEN r.sharedctx <> 0 THEN ' ctx' ELSE '' END AS short_cell, m.name,"
 	  " substr(r.label, 9, 8) AS night, m.value"
@@ -188,7 +203,7 @@ const struct named_stmt store_named[] = {
 	  " AND m.value IS NOT NULL AND r.cell IN (SELECT cell FROM run"
 	  " WHERE label GLOB 'nightly-[0-9]*' AND machine_id = ?1"
 	  " GROUP BY cell ORDER BY MAX(started_at) DESC, cell LIMIT 8)"
-	  " ORDER BY 3, 2, 4", NULL },
+	  " ORDER BY 3, 2, 4, 1, 5", NULL },
 	{ "machine-fingerprint", 1, 0, "MACHINE_ID", "the fingerprint of a machine",
 	  "SELECT fingerprint FROM machine WHERE id = ?1", NULL },
 	{ "machine-count", 0, 0, "", "how many machine fingerprints the database holds",
@@ -198,7 +213,7 @@ const struct named_stmt store_named[] = {
 	  " AND r.backend = 'native' AND m.value IS NOT NULL"
 	  " AND m.name IN ('accesses-per-s', 'wall-s', 'first-touch-faults')"
 	  " GROUP BY m.name ORDER BY COUNT(DISTINCT r.machine_id) DESC,"
-	  " m.name = 'accesses-per-s' DESC LIMIT 1", NULL },
+	  " m.name = 'accesses-per-s' DESC, m.name LIMIT 1", NULL },
 	{ "fleet-points", 1, 0, "METRIC",
 	  "machine, short cell, value of METRIC for the 6 native cells run on most machines",
 	  "SELECT substr(c.fingerprint, 1, 8) || ' ' || substr(COALESCE(c.cpu_model, '?'), 1, 28) AS machine,"
@@ -208,13 +223,13 @@ const struct named_stmt store_named[] = {
 	  " AND r.cell IN (SELECT r2.cell FROM run r2 JOIN run_metric m2 ON m2.run_id = r2.id"
 	  " AND m2.name = ?1 WHERE r2.status = 'ok' AND r2.backend = 'native'"
 	  " GROUP BY r2.cell ORDER BY COUNT(DISTINCT r2.machine_id) DESC, COUNT(*) DESC, r2.cell"
-	  " LIMIT 6) ORDER BY 2, 1", NULL },
+	  " LIMIT 6) ORDER BY 2, 1, 3", NULL },
 	{ "design-points", 1, 0, "SWEEP_UUID",
 	  "cell, preset, sharedctx, tasks, metric, value of a model sweep's page walks and estimates",
 	  "SELECT r.cell, substr(r.backend, 7) AS preset, r.sharedctx, r.tasks, m.name, m.value FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL"
-	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4", NULL },
+	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4, 5, 6", NULL },
 	{ "machines-table", 0, 0, "", "every machine: fingerprint, host, arch, CPU, microcode,"
 	  " kernel, VM, first seen, runs",
 	  "SELECT substr(fingerprint, 1, 16) AS fingerprint, COALESCE(hostname, '') AS hostname,"
@@ -229,30 +244,35 @@ const struct named_stmt store_named[] = {
 	  " printf('%.2g', v.q_value) AS q_value, v.n_base || ' / ' || v.n_cand AS runs, v.metric, v.cell,"
 	  " COALESCE(v.reason, '') AS reason, v.method FROM verdict v ORDER BY v.id DESC LIMIT 60", NULL },
 	{ "noise-floors", 0, 0, "", "the latest 2000 noise floors: cell, metric, floor, samples,"
-	  " machine (for report/noise.sh)",
+	  " machine (for report/noise.sh), newest first, then by cell, metric and machine",
 	  "SELECT n.cell, n.metric, n.floor, n.samples, substr(c.fingerprint, 1, 8) AS machine"
 	  " FROM noise n JOIN machine c ON c.id = n.machine_id"
-	  " ORDER BY n.measured_at DESC, n.cell, n.metric LIMIT 2000", NULL },
-	{ "sweeps-table", 0, 0, "", "the 20 latest sweeps: name, started, seed, runs, uuid",
+	  " ORDER BY n.measured_at DESC, n.cell, n.metric, c.fingerprint LIMIT 2000", NULL },
+	{ "sweeps-table", 0, 0, "", "the 20 latest sweeps: name, started, seed, runs, uuid; newest first,"
+	  " then by uuid",
 	  "SELECT s.name, s.started_at, COALESCE(CAST(s.order_seed AS TEXT), '') AS order_seed,"
 	  " (SELECT COUNT(DISTINCT run_uuid) FROM timing t WHERE t.sweep_uuid = s.uuid) AS runs, s.uuid"
-	  " FROM sweep s ORDER BY s.started_at DESC LIMIT 20", NULL },
-	{ "labels-table", 0, 0, "", "label, backend, status, runs, first and last start",
+	  " FROM sweep s ORDER BY s.started_at DESC, s.uuid LIMIT 20", NULL },
+	{ "labels-table", 0, 0, "", "label, backend, status, runs, first and last start; latest"
+	  " start first, then by label, backend and status",
 	  "SELECT COALESCE(r.label, '(none)') AS label, r.backend, r.status, COUNT(*) AS runs,"
-	  " MIN(r.started_at) AS first_started, MAX(r.started_at) AS last_started FROM run r GROUP BY 1, 2, 3 ORDER BY MAX(r.started_at) DESC LIMIT 30", NULL },
+	  " MIN(r.started_at) AS first_started, MAX(r.started_at) AS last_started FROM run r GROUP BY 1, 2, 3"
+	  " ORDER BY MAX(r.started_at) DESC, 1, 2, 3 LIMIT 30", NULL },
 	{ "database-summary", 0, 0, "", "one line: runs, failed, machines, sweeps, verdicts, latest run",
 	  "SELECT 'database: ' || COUNT(*) || ' runs (' ||"
 	  " COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) ||"
 	  " ' failed) on ' || (SELECT COUNT(*) FROM machine) || ' machine(s), ' ||"
 	  " (SELECT COUNT(*) FROM sweep) || ' sweep(s), ' || (SELECT COUNT(*) FROM verdict) ||"
 	  " ' verdict(s); latest run ' || COALESCE(MAX(started_at), 'none') AS summary FROM run", NULL },
-	{ "latest-verdicts", 0, 0, "", "'N verdict, ...' of the latest comparison stored",
+	{ "latest-verdicts", 0, 0, "", "'N verdict, ...' of the latest comparison stored, by verdict",
 	  "SELECT group_concat(n || ' ' || verdict, ', ') AS verdicts FROM (SELECT verdict, COUNT(*) AS n"
-	  " FROM verdict WHERE created_at = (SELECT MAX(created_at) FROM verdict)"
-	  " GROUP BY verdict ORDER BY verdict) AS counts", NULL },
+	  " FROM verdict v WHERE " LATEST_COMPARISON " GROUP BY verdict ORDER BY verdict) AS counts",
+	  "SELECT string_agg(n || ' ' || verdict, ', ' ORDER BY verdict) AS verdicts FROM"
+	  " (SELECT verdict, COUNT(*) AS n FROM verdict v WHERE " LATEST_COMPARISON
+	  " GROUP BY verdict) AS counts" },
 	{ "latest-comparison", 0, 0, "", "'time, baseline vs candidate' of the latest comparison",
 	  "SELECT created_at || ', ' || baseline || ' vs ' || candidate AS comparison FROM verdict"
-	  " WHERE created_at = (SELECT MAX(created_at) FROM verdict) ORDER BY id LIMIT 1", NULL },
+	  " ORDER BY id DESC LIMIT 1", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 

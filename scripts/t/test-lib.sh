@@ -42,6 +42,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # A developer's SGABENCH_DB (a fleet server, say) must not catch the
 # tests' default-path runs: tests that want it set it themselves.
 unset SGABENCH_DB
+# One collation and one decimal point for sort, awk and the tools tested.
+LC_ALL=C
+export LC_ALL
 SGABENCH=${SGABENCH_BIN:-"$top/bench/sgabench"}
 FIXTURES="$top/scripts/t/fixtures"
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/sgabench-t.XXXXXX")
@@ -284,6 +287,38 @@ json() {
 	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/out'), '$1')"
 }
 
+# with_named_args NAME CMD...: run CMD... NAME ARG..., the named query NAME
+# (sgabench db query --list) with each of its arguments taken from a
+# variable the caller set: nq_sweep (SWEEP_UUID), nq_sweep_name (SWEEP_NAME,
+# NAME), nq_label (LABEL), nq_backend (BACKEND), nq_machine (MACHINE_ID),
+# nq_base, nq_cand, nq_time (BASELINE CANDIDATE TIME); N is 5, STATUS ok,
+# PATTERN model:%, METRIC first-touch-faults. An argument with no value
+# fails, so a new query cannot pass untested.
+with_named_args() {
+	wna_name=$1
+	shift
+	wna_spec=$("$SGABENCH" db query --list | awk -v n="$wna_name" '$1 == n' | cut -c24-64)
+	set -- "$@" "$wna_name"
+	for wna_a in $wna_spec; do
+		case $wna_a in
+		SWEEP_UUID) set -- "$@" "${nq_sweep?}" ;;
+		SWEEP_NAME | NAME) set -- "$@" "${nq_sweep_name?}" ;;
+		N) set -- "$@" 5 ;;
+		LABEL) set -- "$@" "${nq_label?}" ;;
+		STATUS) set -- "$@" ok ;;
+		BACKEND) set -- "$@" "${nq_backend?}" ;;
+		PATTERN) set -- "$@" "model:%" ;;
+		MACHINE_ID) set -- "$@" "${nq_machine?}" ;;
+		METRIC) set -- "$@" first-touch-faults ;;
+		BASELINE) set -- "$@" "${nq_base?}" ;;
+		CANDIDATE) set -- "$@" "${nq_cand?}" ;;
+		TIME) set -- "$@" "${nq_time?}" ;;
+		*) echo "# no test value for $wna_a of $wna_name" >&2; return 1 ;;
+		esac
+	done
+	"$@"
+}
+
 # Reserved-but-unfaulted 2 MiB hugepages right now (they still count as free).
 hp_rsvd() {
 	awk '/^HugePages_Rsvd:/ { print $2 }' /proc/meminfo
@@ -330,6 +365,25 @@ shm_orphans() {
 # unlike shm_count, not moved by other processes on the machine.
 shm_count_by() {
 	awk -v pid="$1" 'NR > 1 && $5 == pid { n++ } END { print n + 0 }' /proc/sysvipc/shm
+}
+
+# shm_attached_by PID: how many processes have the segments PID created
+# attached (0 when it created none).
+shm_attached_by() {
+	awk -v pid="$1" 'NR > 1 && $5 == pid { n += $7 } END { print n + 0 }' /proc/sysvipc/shm
+}
+
+# wait_until CMD...: run CMD every 0.1 s until it succeeds; 1 if it still
+# fails after TEST_WAIT_S (default 300) seconds. The bound only stops a
+# test that would hang: it is not a time the condition is expected within,
+# so a slow or loaded machine passes too.
+wait_until() {
+	wu_n=$((${TEST_WAIT_S:-300} * 10))
+	until "$@"; do
+		wu_n=$((wu_n - 1))
+		[ "$wu_n" -gt 0 ] || return 1
+		sleep 0.1
+	done
 }
 
 # ---- running as another user -------------------------------------------------
