@@ -13,30 +13,29 @@ test_prereq_if HUGEPAGES "cannot reserve 64 free 2 MiB hugepages (needs root)" n
 if test_have_prereq HUGEPAGES; then
 	args="--page-size 2m --sga-size 64m --rounds 1000000000"
 else
-	args="--page-size 4k --sga-size 64m --rounds 2000000"
+	args="--page-size 4k --sga-size 64m --rounds 20000000"
 fi
 
-# Start a long run in the background; wait until its tasks are in the window.
+# three_attached: the background run has its 3 tasks, all attached to the SGA.
+three_attached() {
+	[ "$(pgrep -c -P "$bg" 2>/dev/null || true)" -ge 3 ] && [ "$(shm_attached_by "$bg")" -ge 3 ]
+}
+
+# Start a long run in the background (its window lasts far longer than the
+# test: --rounds 1e9, --timeout 300); wait until its tasks have attached.
 start_run() {
 	# shellcheck disable=SC2086 # $args holds several options
-	"$SGABENCH" run --tasks 3 $args --db "$db" --timeout 120 >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
+	"$SGABENCH" run --tasks 3 $args --db "$db" --timeout 300 >"$TMPD/bg.out" 2>"$TMPD/bg.err" &
 	bg=$!
-	i=0
-	while [ "$(pgrep -c -P "$bg" 2>/dev/null || true)" -lt 3 ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	sleep 1
+	wait_until three_attached
+}
+
+no_task_left() {
+	[ -z "$(pgrep -f "sgabench run --tasks 3 .*$db" || true)" ]
 }
 
 children_gone() {
-	i=0
-	while [ "$i" -lt 50 ]; do
-		[ -z "$(pgrep -f "sgabench run --tasks 3 .*$db" || true)" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	wait_until no_task_left
 }
 
 free0=$(hp_free)

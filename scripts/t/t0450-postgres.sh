@@ -153,13 +153,12 @@ test_expect_success 'db check: amcheck allowed: every heap and B-tree index chec
 		WHERE a.amname = 'btree' AND t.relnamespace = 'public'::regnamespace
 		AND t.relname <> 'sgabench_schema'") &&
 	test "$indexes" -ge 10 &&
-	n=0 && calls= &&
-	while [ "$n" -lt 50 ]; do
+	# the server's statistics reach the view a moment after the calls
+	checked_all() {
 		calls=$(q "SELECT COALESCE(SUM(calls), 0) FROM pg_stat_user_functions WHERE funcname = 'bt_index_check'")
-		[ "$calls" = "$indexes" ] && break
-		sleep 0.1; n=$((n + 1))
-	done &&
-	test_is "$calls" "$indexes"
+		[ "$calls" = "$indexes" ]
+	} &&
+	wait_until checked_all; test_is "$calls" "$indexes"
 EOT
 
 test_expect_success 'a run that fails while being stored leaves nothing behind' - <<\EOT

@@ -56,12 +56,13 @@ test_expect_success "and the pool is back" 'test_is "$(cat "$pool/nr_hugepages")
 fresh
 # In its own process group, as a job run from a terminal or cron is: the
 # group gets the signal, as with Ctrl-C.
-setsid "$hp" reserve "$want" -- sleep 30 2>/dev/null &
+# The command outlives the test (the signal ends it); the test waits for
+# it to start, by its marker file, not for a time.
+setsid "$hp" reserve "$want" -- sh -c ": >'$TMPD/started'; exec sleep 600" 2>/dev/null &
 pid=$!
-n=0
-while [ "$(cat "$pool/nr_hugepages")" = "$before" ] && [ "$n" -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+started() { test -e "$TMPD/started"; }
+wait_until started
 test_expect_success "while it runs the pool is larger" 'test "$(cat "$pool/nr_hugepages")" -gt "$before"'
-sleep 0.2
 kill -TERM "-$pid"
 rc=0
 wait "$pid" || rc=$?

@@ -37,8 +37,8 @@ test_expect_success POOL "killed mid-sweep: it stopped with a signal status" - <
 	before=$(cat "$pool/nr_hugepages")
 	setsid "$top/scripts/main-job" --db "$TMPD/k.db" --out "$TMPD/kout" --config "$cfg" >/dev/null 2>"$TMPD/kerr" &
 	pid=$!
-	n=0
-	while ! grep -q 'sweep: \[2/' "$TMPD/kerr" 2>/dev/null && [ "$n" -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	second_run() { grep -q 'sweep: \[2/' "$TMPD/kerr" 2>/dev/null; }
+	wait_until second_run
 	kill -TERM "-$pid"
 	krc=0
 	wait "$pid" || krc=$?
