@@ -9,6 +9,10 @@
 
 SGABENCH=${SGABENCH_BIN:-"$top/bench/sgabench"}
 prog=${prog:-$(basename "$0")}
+# sort, join and awk's numbers read and write the same on every machine:
+# byte order and a decimal point, whatever the user's locale.
+LC_ALL=C
+export LC_ALL
 
 # Messages in the house style: lowercase, no full stop, quoted subjects.
 error() { printf '%s: error: %s\n' "$prog" "$*" >&2; }
