@@ -16,8 +16,9 @@
 command -v sqlite3 >/dev/null 2>&1 || skip_all "sqlite3 is not installed"
 db=$TMPD/ties.db
 "$SGABENCH" db init --db "$db" >/dev/null 2>&1 || skip_all "db init failed"
-sqlite3 "$db" <"$FIXTURES/synthetic.sql" && sqlite3 "$db" <"$FIXTURES/ties.sql" ||
+if ! sqlite3 "$db" <"$FIXTURES/synthetic.sql" || ! sqlite3 "$db" <"$FIXTURES/ties.sql"; then
 	skip_all "the fixtures did not load"
+fi
 nq_sweep=sweep-1 nq_sweep_name=sga-scaling nq_label="" nq_backend=model:niagara2 nq_machine=1
 nq_base=last-7-nights nq_cand=tonight nq_time=2026-11-19T03:00:00Z
 "$SGABENCH" db query --list | awk '{ print $1 }' >"$TMPD/names"
@@ -29,8 +30,9 @@ test_expect_success 'the fixture ties: two sga-scaling sweeps, two model presets
 		GROUP BY started_at")" 2
 '
 
-# query_all TAG [ENV=VALUE]: every named query into $TMPD/TAG.NAME, with
-# the environment given.
+# query_all TAG [ENV=VALUE]: every named query on database $qdb into
+# $TMPD/TAG.NAME, with the environment given.
+qdb=$db
 query_all() {
 	tag=$1
 	shift
