@@ -76,7 +76,7 @@ int backend_run_plan(const struct backend_ops *be, void *plan, const struct sysi
 	if (be->wall_metric) {
 		br->r.wall_s = clock_now_s() - t0;
 		if (!strcmp(br->r.status, "ok"))
-			result_set_metric(&br->r, "wall-s", br->r.wall_s);
+			result_set_metric(&br->r, MET_WALL_S, br->r.wall_s);
 	}
 	be->name_run(plan, &br->r, &br->m, &br->nm);
 	br->m.label = label;

@@ -1,4 +1,5 @@
 /* result.c - helpers for run results shared by both backends. */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -26,19 +27,39 @@ const char *ev_state_name(int state)
 	return state_names[state];
 }
 
-int result_set_metric(struct run_result *r, const char *name, double value)
+void result_set_metric(struct run_result *r, enum metric_id id, double value)
+{
+	assert(id >= 0 && id < MET_N);
+	for (unsigned i = 0; i < r->nmetrics; i++) {
+		if (r->metric[i].id == id) {
+			r->metric[i].value = value;
+			return;
+		}
+	}
+	r->metric[r->nmetrics].id = id;
+	r->metric[r->nmetrics].name = metric_defs[id].name;
+	r->metric[r->nmetrics++].value = value;
+}
+
+int result_set_metric_named(struct run_result *r, const char *name, double value)
+{
+	int id = metric_find(name);
+
+	if (id < 0)
+		return -EINVAL;
+	result_set_metric(r, (enum metric_id)id, value);
+	return 0;
+}
+
+int result_get_metric(const struct run_result *r, enum metric_id id, double *value)
 {
 	for (unsigned i = 0; i < r->nmetrics; i++) {
-		if (strcmp(r->metric[i].name, name) == 0) {
-			r->metric[i].value = value;
+		if (r->metric[i].id == id) {
+			*value = r->metric[i].value;
 			return 0;
 		}
 	}
-	if (r->nmetrics >= METRIC_MAX)
-		return -ENOSPC;
-	snprintf(r->metric[r->nmetrics].name, sizeof(r->metric[0].name), "%s", name);
-	r->metric[r->nmetrics++].value = value;
-	return 0;
+	return -ENOENT;
 }
 
 int result_event_total(const struct run_result *r, unsigned e, double *sum)

@@ -7,9 +7,11 @@
 #define SGA_RESULT_H
 
 #include <stdint.h>
+#include "lib/metrics.h"
 
 #define EV_MAX 32
-#define METRIC_MAX 16
+/* A run can hold every metric of the registry. */
+#define METRIC_MAX MET_N
 
 /* Why a counter has no value. EV_COUNTED means it has one. */
 enum ev_state {
@@ -54,7 +56,8 @@ struct window_result {
 };
 
 struct metric {
-	char name[48];		/* e.g. "pagetables-delta-bytes", "wall-s" */
+	enum metric_id id;
+	const char *name;	/* metric_defs[id].name */
 	double value;
 };
 
@@ -76,8 +79,18 @@ struct run_result {
 	struct window_result *win;	/* nwindows * ntasks, [w * ntasks + t]; owned by the caller */
 };
 
-/* Add (or replace) run-level metric name = value. Returns 0 or -ENOSPC. */
-int result_set_metric(struct run_result *r, const char *name, double value);
+/* Add (or replace) run metric id = value; id is a row of lib/metrics.h. */
+void result_set_metric(struct run_result *r, enum metric_id id, double value);
+
+/*
+ * The same by name, for metrics read back from a store: 0, or -EINVAL
+ * when the registry has no metric called name (nothing is set then).
+ */
+int result_set_metric_named(struct run_result *r, const char *name, double value)
+	__attribute__((warn_unused_result));
+
+/* Run metric id of r into *value: 0, or -ENOENT when r does not hold it. */
+int result_get_metric(const struct run_result *r, enum metric_id id, double *value);
 
 /* Sum of event e over all tasks into *sum; returns 0, or the state of the
  * first task whose value is missing (then *sum is untouched). */

@@ -77,11 +77,9 @@ static void make_run(struct run_result *r, struct task_result *t, struct run_met
 			t[i].ev[e].enabled = t[i].ev[e].running = 1000000;
 		}
 	}
-	r->nmetrics = 6;
-	for (int i = 0; i < 6; i++) {
-		snprintf(r->metric[i].name, sizeof(r->metric[i].name), "metric-%d", i);
-		r->metric[i].value = 1e6 + (double)((k * 31 + i) % 1000);
-	}
+	r->nmetrics = 0;
+	for (int i = 0; i < 6; i++)
+		result_set_metric(r, (enum metric_id)i, 1e6 + (double)((k * 31 + i) % 1000));
 	snprintf(cell, cl, "backend=native tasks=%d cell=%d", NTASKS, cellno);
 	snprintf(label, ll, "nightly-202611%02ld", 1 + night);
 	memset(m, 0, sizeof(*m));

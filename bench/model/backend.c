@@ -242,7 +242,7 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	}
 	ret = sim_result(&p->m, &p->r, &st, clock_now_s() - t0, res);
 	if (!ret)
-		result_set_metric(res, "model-cpu-s", (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+		result_set_metric(res, MET_MODEL_CPU_S, (double)(clock() - cpu0) / CLOCKS_PER_SEC);
 	model_stats_free(&st);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");

@@ -256,20 +256,20 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 			counted(&tr->ev[3 + k], t->misses[k]);
 		cycles += model_est_cycles(m, t);
 	}
-	result_set_metric(res, "model-wall-s", wall_s);
-	result_set_metric(res, "model-accesses", (double)model_total_accesses(st));
-	result_set_metric(res, "model-simulated-accesses", (double)st->simulated_accesses);
-	result_set_metric(res, "model-skipped-accesses", (double)st->skipped_accesses);
-	result_set_metric(res, "model-period-cycles", (double)st->period_cycles);
+	result_set_metric(res, MET_MODEL_WALL_S, wall_s);
+	result_set_metric(res, MET_MODEL_ACCESSES, (double)model_total_accesses(st));
+	result_set_metric(res, MET_MODEL_SIMULATED_ACCESSES, (double)st->simulated_accesses);
+	result_set_metric(res, MET_MODEL_SKIPPED_ACCESSES, (double)st->skipped_accesses);
+	result_set_metric(res, MET_MODEL_PERIOD_CYCLES, (double)st->period_cycles);
 	if (wall_s > 0)
-		result_set_metric(res, "model-accesses-per-s", (double)model_total_accesses(st) / wall_s);
-	result_set_metric(res, "dtlb-misses-per-round",
+		result_set_metric(res, MET_MODEL_ACCESSES_PER_S, (double)model_total_accesses(st) / wall_s);
+	result_set_metric(res, MET_DTLB_MISSES_PER_ROUND,
 			  (double)model_total_walks(st) / (double)r->rounds);
-	result_set_metric(res, "est-translation-cycles", cycles);
+	result_set_metric(res, MET_EST_TRANSLATION_CYCLES, cycles);
 	if (m->ghz > 0) {
-		result_set_metric(res, "est-translation-s", cycles / (m->ghz * 1e9));
+		result_set_metric(res, MET_EST_TRANSLATION_S, cycles / (m->ghz * 1e9));
 		if (model_total_accesses(st))
-			result_set_metric(res, "est-translation-ns-per-access",
+			result_set_metric(res, MET_EST_TRANSLATION_NS_PER_ACCESS,
 					  cycles / (m->ghz * (double)model_total_accesses(st)));
 	}
 	return 0;

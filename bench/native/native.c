@@ -172,16 +172,16 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 		if (r->task[t].window_ns > maxwin)
 			maxwin = (double)r->task[t].window_ns;
 	}
-	result_set_metric(r, "pte-bytes", pte);
+	result_set_metric(r, MET_PTE_BYTES, pte);
 	if (sga_pte_known)
-		result_set_metric(r, "sga-pte-bytes", sga_pte);
-	result_set_metric(r, "first-touch-faults", ftf);
+		result_set_metric(r, MET_SGA_PTE_BYTES, sga_pte);
+	result_set_metric(r, MET_FIRST_TOUCH_FAULTS, ftf);
 	if (pt_before >= 0 && pt_after >= 0)
-		result_set_metric(r, "pagetables-delta-bytes", (double)(pt_after - pt_before) * 1024);
-	result_set_metric(r, "startup-s", (double)startup_ns / 1e9);
+		result_set_metric(r, MET_PAGETABLES_DELTA_BYTES, (double)(pt_after - pt_before) * 1024);
+	result_set_metric(r, MET_STARTUP_S, (double)startup_ns / 1e9);
 	if (maxwin > 0) {
-		result_set_metric(r, "window-s", maxwin / 1e9);
-		result_set_metric(r, "accesses-per-s", acc / (maxwin / 1e9));
+		result_set_metric(r, MET_WINDOW_S, maxwin / 1e9);
+		result_set_metric(r, MET_ACCESSES_PER_S, acc / (maxwin / 1e9));
 	}
 	if (pl->nwin) {
 		r->win = malloc((size_t)pl->nwin * c->tasks * sizeof(*r->win));
@@ -190,14 +190,14 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 			r->nwindows = pl->nwin;
 			window_metrics(r);
 		}
-		result_set_metric(r, "window-rounds", (double)(pl->ctl->reps * c->rounds));
+		result_set_metric(r, MET_WINDOW_ROUNDS, (double)(pl->ctl->reps * c->rounds));
 	}
 	if (pl->knob)
-		result_set_metric(r, "test-work", pl->work);
+		result_set_metric(r, MET_TEST_WORK, pl->work);
 	if (pl->ctl->generated_in_window)
-		result_set_metric(r, "generated-in-window", 1);
+		result_set_metric(r, MET_GENERATED_IN_WINDOW, 1);
 	if (c->sharedctx)
-		result_set_metric(r, "sharedctx-tasks", pl->ctl->sharedctx_seen);
+		result_set_metric(r, MET_SHAREDCTX_TASKS, pl->ctl->sharedctx_seen);
 }
 
 int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_result *r,

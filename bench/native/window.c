@@ -156,23 +156,23 @@ void window_metrics(struct run_result *r)
 	if (cpu_ok) {
 		double m = sorted_median(apc, n);
 
-		result_set_metric(r, "accesses-per-cpu-s", m);
+		result_set_metric(r, MET_ACCESSES_PER_CPU_S, m);
 		if (m > 0)
-			result_set_metric(r, "accesses-per-cpu-s-spread", (apc[n - 1] - apc[0]) / m);
+			result_set_metric(r, MET_ACCESSES_PER_CPU_S_SPREAD, (apc[n - 1] - apc[0]) / m);
 		m = best_task_rate(r, tc);
 		if (!isnan(m))
-			result_set_metric(r, "accesses-per-cpu-s-best", m);
+			result_set_metric(r, MET_ACCESSES_PER_CPU_S_BEST, m);
 	}
 	mws = sorted_median(ws, n);
 	maps = sorted_median(aps, n);
-	result_set_metric(r, "windows", n);
+	result_set_metric(r, MET_WINDOWS, n);
 	if (mws > 0) {
-		result_set_metric(r, "window-s", mws);
-		result_set_metric(r, "window-s-spread", (ws[n - 1] - ws[0]) / mws);
+		result_set_metric(r, MET_WINDOW_S, mws);
+		result_set_metric(r, MET_WINDOW_S_SPREAD, (ws[n - 1] - ws[0]) / mws);
 	}
 	if (maps > 0) {
-		result_set_metric(r, "accesses-per-s", maps);
-		result_set_metric(r, "accesses-per-s-spread", (aps[n - 1] - aps[0]) / maps);
+		result_set_metric(r, MET_ACCESSES_PER_S, maps);
+		result_set_metric(r, MET_ACCESSES_PER_S_SPREAD, (aps[n - 1] - aps[0]) / maps);
 	}
 	free(ws);
 }

@@ -205,7 +205,11 @@ static int fill_values(struct store *s, int64_t id, struct stored_run *out)
 	return rc < 0 ? -3 : 0;
 }
 
-/* Load the run metrics of run id into out. 0 or -3. */
+/*
+ * Load the run metrics of run id into out. 0 or -3. A stored name this
+ * build's registry does not know (another build's metric) is left out of
+ * out->res; select_load_values still reads it.
+ */
 static int fill_metrics(struct store *s, int64_t id, struct stored_run *out)
 {
 	struct stmt *st = of_run(s, "SELECT name, value FROM metric WHERE run_id = ?1", id);
@@ -213,8 +217,11 @@ static int fill_metrics(struct store *s, int64_t id, struct stored_run *out)
 
 	if (!st)
 		return -3;
-	while ((rc = stmt_step(st)) == STMT_ROW)
-		result_set_metric(&out->res, stmt_col_text(st, 0), stmt_col_double(st, 1));
+	while ((rc = stmt_step(st)) == STMT_ROW) {
+		/* -EINVAL: a metric of another build, left out (see above) */
+		if (result_set_metric_named(&out->res, stmt_col_text(st, 0), stmt_col_double(st, 1)))
+			continue;
+	}
 	stmt_finish(st);
 	return rc < 0 ? -3 : 0;
 }

@@ -45,7 +45,7 @@ static void make_result(struct run_result *r, struct task_result *tasks, const c
 		tasks[t].ev[0].enabled = tasks[t].ev[0].running = 1000;
 		tasks[t].ev[1].state = EV_NO_PMU;
 	}
-	result_set_metric(r, "pte-bytes", 24576);
+	result_set_metric(r, MET_PTE_BYTES, 24576);
 }
 
 int main(void)
