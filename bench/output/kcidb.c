@@ -6,7 +6,7 @@
  * DONE for a value, ERROR for a failed run, SKIP for a counter this machine
  * cannot count (unsupported, no-pmu, pmu-reads-zero, not-modelled), MISS
  * for one the harness could have counted with other settings (permission,
- * multiplexed-out).
+ * multiplexed-out). A number's unit is the registry's KCIDB unit.
  */
 #include <ctype.h>
 #include <math.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 #include "lib/json.h"
 #include "lib/log.h"
+#include "lib/metrics.h"
 #include "output/kcidb.h"
 #include "store/query.h"
 #include "store/read.h"
@@ -134,28 +135,18 @@ static void cell_path(char *p, size_t len, const char *cell)
 	}
 }
 
-/* The unit of a metric, from its name (events are counts). */
-static const char *unit_of(const char *m)
+/*
+ * The KCIDB unit of value name: a run metric's from the registry
+ * (lib/metrics.h); an event total counts events, but task-clock, which
+ * perf counts in ns.
+ */
+static const char *unit_of(const char *name)
 {
-	size_t l = strlen(m);
+	int id = metric_find(name);
 
-	if (strcmp(m, "accesses-per-s") == 0)
-		return "accesses/s";
-	if (l > 6 && strcmp(m + l - 6, "-per-s") == 0)
-		return "1/s";
-	if (l > 6 && strcmp(m + l - 6, "-bytes") == 0)
-		return "B";
-	if (l > 2 && strcmp(m + l - 2, "-s") == 0)
-		return "s";
-	if (strcmp(m, "task-clock") == 0)
-		return "ns";
-	if (strstr(m, "faults"))
-		return "faults";
-	if (strstr(m, "cycles"))
-		return "cycles";
-	if (strcmp(m, "sharedctx-tasks") == 0)
-		return "tasks";
-	return "events";
+	if (id >= 0)
+		return metric_defs[id].kcidb_unit;
+	return strcmp(name, "task-clock") == 0 ? "ns" : "events";
 }
 
 /* SKIP: the machine cannot count it; MISS: another setting of the harness could have. */

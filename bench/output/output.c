@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/json.h"
+#include "lib/metrics.h"
 #include "output/output.h"
 #include "lib/parse.h"
 #include "machine/perf.h"
@@ -70,55 +71,26 @@ static int first_missing(const struct run_result *r, unsigned e)
 
 
 
-/* What each run metric means, for the human output. */
-static const struct {
-	const char *name, *unit, *what;
-} metric_doc[] = {
-	{ "first-touch-faults", "", "minor faults while each task touched its pages once" },
-	{ "pte-bytes", "bytes", "page-table memory (VmPTE) of all tasks at the end of the window" },
-	{ "sga-pte-bytes", "bytes", "VmPTE the tasks added from first touch to the window's end" },
-	{ "pagetables-delta-bytes", "bytes", "system-wide PageTables change, tasks alive (noisy)" },
-	{ "startup-s", "s", "fork to every task attached and ready" },
-	{ "window-s", "s", "the longest task's measured window" },
-	{ "wall-s", "s", "the whole run, set-up and first touch included" },
-	{ "accesses-per-s", "/s", "accesses of all tasks / the longest window" },
-	{ "accesses-per-cpu-s", "/s", "accesses of all tasks / their task-clock (CPU time, not wall)" },
-	{ "accesses-per-cpu-s-best", "/s", "the fastest task window: its accesses / its own task-clock" },
-	{ "windows", "", "measured windows after one first touch (--windows)" },
-	{ "window-rounds", "", "rounds per window, calibrated to --min-window (or --rounds)" },
-	{ "window-s-spread", "", "(max - min) / median of the windows' window-s" },
-	{ "accesses-per-s-spread", "", "(max - min) / median of the windows' accesses-per-s" },
-	{ "accesses-per-cpu-s-spread", "", "(max - min) / median of the windows' accesses-per-cpu-s" },
-	{ "test-work", "", "TEST KNOB SGABENCH_TEST_WORK: extra work per access (a slowed run)" },
-	{ "generated-in-window", "", "1: the access order was too long to pre-generate" },
-	{ "sharedctx-tasks", "", "tasks whose mapping shows the shared-context smaps flag" },
-	{ NULL, NULL, NULL },
-};
-
-/* Print one run metric with its unit and meaning. */
-static void human_metric(FILE *f, const char *n, double x)
+/* Print run metric m with its unit and meaning (lib/metrics.h). */
+static void human_metric(FILE *f, const struct metric *m)
 {
-	const char *what = "", *unit = "";
+	const struct metric_def *d = &metric_defs[m->id];
+	double x = m->value;
 	char b[32], s[32];
 
-	for (int i = 0; metric_doc[i].name; i++)
-		if (strcmp(metric_doc[i].name, n) == 0) {
-			what = metric_doc[i].what;
-			unit = metric_doc[i].unit;
-		}
-	if (strcmp(unit, "bytes") == 0 && x >= 0 && fmod(x, 1024) == 0)
+	if (strcmp(d->unit, "B") == 0 && x >= 0 && fmod(x, 1024) == 0)
 		snprintf(b, sizeof(b), "%s", fmt_size((uint64_t)x, s, sizeof(s)));
-	else if (strcmp(unit, "bytes") == 0 && x < 0 && fmod(-x, 1024) == 0)
+	else if (strcmp(d->unit, "B") == 0 && x < 0 && fmod(-x, 1024) == 0)
 		snprintf(b, sizeof(b), "-%s", fmt_size((uint64_t)-x, s, sizeof(s)));
-	else if (strcmp(unit, "s") == 0)
+	else if (strcmp(d->unit, "s") == 0)
 		snprintf(b, sizeof(b), "%.4f s", x);
-	else if (strcmp(unit, "/s") == 0)
+	else if (strcmp(d->unit, "1/s") == 0)
 		snprintf(b, sizeof(b), "%.4g", x);
 	else if (x == floor(x) && fabs(x) < 1e15)
 		snprintf(b, sizeof(b), "%.0f", x);
 	else
 		snprintf(b, sizeof(b), "%.6g", x);
-	fprintf(f, "  %-24s %16s   %s\n", n, b, what);
+	fprintf(f, "  %-24s %16s   %s\n", d->name, b, d->meaning);
 }
 
 void output_human(FILE *f, const struct run_view *v)
@@ -166,7 +138,7 @@ void output_human(FILE *f, const struct run_view *v)
 	if (r->nmetrics)
 		fprintf(f, "\n  %-24s %16s   %s\n", "run metric", "value", "meaning");
 	for (unsigned m = 0; m < r->nmetrics; m++)
-		human_metric(f, r->metric[m].name, r->metric[m].value);
+		human_metric(f, &r->metric[m]);
 }
 
 void output_ev_json(struct json *j, const char *key, const struct ev_value *v)

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "lib/json.h"
+#include "lib/metrics.h"
 #include "output/output.h"
 #include "output/windows.h"
 
@@ -17,8 +18,14 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The three rates the run's metrics take the median of, by name. */
-static const char *const rate_name[3] = { "window-s", "accesses-per-s", "accesses-per-cpu-s" };
+/* The three rates the run's metrics take the median of: a window's values carry their names. */
+static const enum metric_id rate_id[3] = { MET_WINDOW_S, MET_ACCESSES_PER_S, MET_ACCESSES_PER_CPU_S };
+
+/* The registry name of rate k. */
+static const char *rate_name(int k)
+{
+	return metric_defs[rate_id[k]].name;
+}
 
 /* Rate k of window rates wr (NAN when not known). */
 static double rate_of(const struct window_rates *wr, int k)
@@ -74,10 +81,10 @@ static void window_json(struct json *j, const struct run_result *r, int tc, unsi
 	result_window_rates(r, w, tc, &wr);
 	json_obj_open(j, NULL);
 	json_u64(j, "window", w);
-	json_dbl(j, "window-s", wr.window_s);
+	json_dbl(j, rate_name(0), wr.window_s);
 	json_dbl(j, "accesses", wr.accesses);
-	json_dbl(j, "accesses-per-s", wr.per_s);
-	dbl_or_null(j, "accesses-per-cpu-s", wr.per_cpu_s);
+	json_dbl(j, rate_name(1), wr.per_s);
+	dbl_or_null(j, rate_name(2), wr.per_cpu_s);
 	json_obj_open(j, "totals");
 	for (unsigned e = 0; e < r->nevents; e++) {
 		double s = 0;
@@ -121,11 +128,11 @@ void output_windows_json(struct json *j, const struct run_result *r)
 	json_u64(j, "count", r->nwindows);
 	json_obj_open(j, "median");
 	for (int k = 0; k < 3; k++)
-		dbl_or_null(j, rate_name[k], med[k]);
+		dbl_or_null(j, rate_name(k), med[k]);
 	json_obj_close(j);
 	json_obj_open(j, "spread");
 	for (int k = 0; k < 3; k++)
-		dbl_or_null(j, rate_name[k], spread[k]);
+		dbl_or_null(j, rate_name(k), spread[k]);
 	json_obj_close(j);
 	json_arr_open(j, "list");
 	for (unsigned w = 0; w < r->nwindows; w++)
@@ -166,6 +173,6 @@ void output_windows_csv(FILE *f, const struct run_result *r)
 		result_window_rates(r, w, tc, &wr);
 		for (int k = 0; k < 3; k++)
 			if (!isnan(rate_of(&wr, k)))
-				fprintf(f, "w%u:run,%s,%.17g,,,,\n", w, rate_name[k], rate_of(&wr, k));
+				fprintf(f, "w%u:run,%s,%.17g,,,,\n", w, rate_name(k), rate_of(&wr, k));
 	}
 }
