@@ -42,10 +42,10 @@ static const struct opt compare_opts[] = {
 	  .metavar = "PATTERN", .defhelp = "all",
 	  .help = "only cells matching this GLOB pattern" },
 	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct compare_args, c.hb_last),
-	  .metavar = "M,...", .defhelp = "*-per-s, *-per-cpu-s, *-per-cpu-s-best",
-	  .help = "metrics where higher is better (repeatable)" },
+	  .metavar = "M,...", .defhelp = "the registry's (sgabench metrics)",
+	  .help = "metrics where higher is better, besides the registry's (repeatable)" },
 	{ .name = "one-sided-noise", .type = OPT_STR, .off = offsetof(struct compare_args, c.osn_last),
-	  .metavar = "M,...", .defhelp = "none",
+	  .metavar = "M,...", .defhelp = "the registry's one-way metrics",
 	  .help = "noise only makes M worse: compare its best runs, not its median (repeatable)" },
 	{ .name = "threshold", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.threshold), .dmax = 10,
 	  .metavar = "R", .def = "0.02",
@@ -198,17 +198,18 @@ int cmd_compare(int argc, char **argv)
 	ret = opt_parse(compare_opts, a, argc, argv, "compare", SYNOPSIS, NULL, NULL);
 	if (ret == OPT_HELP_SHOWN) {
 		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
-		       "regression when its p <= alpha (Mann-Whitney U; below for --one-sided-noise),\n"
+		       "regression when its p <= alpha (Mann-Whitney U; below for one-sided noise),\n"
 		       "its Benjamini-Hochberg q (over all rows) <= fdr, and the ratio\n"
 		       "median(cand)/median(base) lies beyond\n"
 		       "max(threshold (or the metric's --metric-threshold), the cell's A/A noise\n"
 		       "floor) on the bad side (its bootstrap 95%% CI is reported, not required to\n"
 		       "clear it);\n"
 		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
-		       "or the sizes cannot reach alpha. Lower is better unless --higher-better or a\n"
-		       "rate (*-per-s, *-per-cpu-s, *-per-cpu-s-best).\n"
-		       "--one-sided-noise M: for a metric that noise only ever makes worse (a\n"
-		       "fastest window, on a machine whose host preempts the vCPUs), compare each\n"
+		       "or the sizes cannot reach alpha. Lower is better unless --higher-better or the\n"
+		       "metric registry (sgabench metrics) says higher.\n"
+		       "One-sided noise (--one-sided-noise M, or noise 'one-way' in the registry):\n"
+		       "for a metric that noise only ever makes worse (a timing on a busy machine,\n"
+		       "or whose host preempts the vCPUs), compare each\n"
 		       "side's %.0fth percentile (%.0fth when lower is better) in place of the median:\n"
 		       "in the ratio, its CI, the A/A floor and the MDE; p then comes from a\n"
 		       "permutation test (%d relabellings) on that percentile.\n"

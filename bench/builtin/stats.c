@@ -8,8 +8,8 @@
  *   sgabench stats noise    KEY...<TAB>VALUE lines in; per key with at least
  *                           4 values, KEY...<TAB>floor<TAB>n out: the A/A
  *                           noise floor (stats/noise.h), on medians, or
- *                           for --one-sided-noise metrics on the quantile
- *                           compare judges them by
+ *                           for one-sided metrics (--one-sided-noise, the
+ *                           registry) on the quantile compare judges them by
  *
  * Numbers are printed as awk prints them (integers whole, others %.6g), so
  * the files the harness writes stay as they were.
@@ -22,6 +22,7 @@
 #include <string.h>
 #include "builtin/builtin.h"
 #include "lib/log.h"
+#include "lib/metrics.h"
 #include "lib/opt.h"
 #include "stats/noise.h"
 #include "stats/stats.h"
@@ -45,10 +46,10 @@ static const struct opt stats_opts[] = {
 	{ .name = "pooled", .type = OPT_FLAG, .off = F(pooled),
 	  .help = "noise: lines are KEY...<TAB>SWEEP<TAB>VALUE, pooled over sweeps; the floor is at least the drift between sweeps" },
 	{ .name = "one-sided-noise", .type = OPT_STR, .off = F(one_sided),
-	  .metavar = "M,...", .defhelp = "none",
+	  .metavar = "M,...", .defhelp = "the registry's one-way metrics",
 	  .help = "noise: keys whose last field is M use the quantile compare --one-sided-noise judges M by, not the median" },
 	{ .name = "higher-better", .type = OPT_STR, .off = F(higher),
-	  .metavar = "M,...", .defhelp = "none",
+	  .metavar = "M,...", .defhelp = "the registry's",
 	  .help = "noise: of those, the ones where higher is better (the 90th percentile; else the 10th)" },
 	{ NULL },
 };
@@ -253,18 +254,20 @@ static int in_list(const char *list, const char *name)
 }
 
 /*
- * The quantile key's floor is measured on: for a key whose last field (the
- * metric) is in --one-sided-noise, STATS_BEST_QUANTILE when it is in
- * --higher-better, else 1 - it; otherwise 0.5, the median.
+ * The quantile key's floor is measured on, as compare judges its metric
+ * (the key's last field): for a metric in --one-sided-noise or one-way in
+ * the registry, STATS_BEST_QUANTILE when it is in --higher-better or
+ * higher in the registry, else 1 - it; otherwise 0.5, the median.
  */
 static double key_quantile(const struct stats_cfg *c, const char *key)
 {
 	const char *metric = strrchr(key, '\t');
 
 	metric = metric ? metric + 1 : key;
-	if (!in_list(c->one_sided, metric))
+	if (!in_list(c->one_sided, metric) && !metric_one_way(metric))
 		return 0.5;
-	return in_list(c->higher, metric) ? STATS_BEST_QUANTILE : 1 - STATS_BEST_QUANTILE;
+	return in_list(c->higher, metric) || metric_higher_better(metric) ?
+	       STATS_BEST_QUANTILE : 1 - STATS_BEST_QUANTILE;
 }
 
 static int stats_noise_cmd(struct groups *gs, const struct stats_cfg *c)

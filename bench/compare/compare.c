@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/compare.h"
+#include "lib/metrics.h"
 #include "store/store.h"
 
 size_t cmp_split_list(const char *list, char **out, size_t max)
@@ -27,29 +28,38 @@ size_t cmp_split_list(const char *list, char **out, size_t max)
 	return n;
 }
 
-/* Whether metric ends with suffix (and has something before it). */
-static int ends_with(const char *metric, const char *suffix)
+/* Whether list[0..n-1] holds metric. */
+static int listed(char *const *list, size_t n, const char *metric)
 {
-	size_t l = strlen(metric), k = strlen(suffix);
-
-	return l > k && strcmp(metric + l - k, suffix) == 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], metric) == 0)
+			return 1;
+	return 0;
 }
 
 int cmp_higher_better(const struct cmp *c, const char *metric)
 {
-	for (size_t i = 0; i < c->nhb; i++)
-		if (strcmp(c->hb[i], metric) == 0)
-			return 1;
-	return ends_with(metric, "-per-s") || ends_with(metric, "-per-cpu-s") ||
-	       ends_with(metric, "-per-cpu-s-best");
+	return listed(c->hb, c->nhb, metric) || metric_higher_better(metric);
+}
+
+int cmp_one_sided(const struct cmp *c, const char *metric)
+{
+	return listed(c->osn, c->nosn, metric) || metric_one_way(metric);
 }
 
 double cmp_quantile(const struct cmp *c, const char *metric)
 {
-	for (size_t i = 0; i < c->nosn; i++)
-		if (strcmp(c->osn[i], metric) == 0)
-			return cmp_higher_better(c, metric) ? STATS_BEST_QUANTILE : 1 - STATS_BEST_QUANTILE;
-	return 0.5;
+	if (!cmp_one_sided(c, metric))
+		return 0.5;
+	return cmp_higher_better(c, metric) ? STATS_BEST_QUANTILE : 1 - STATS_BEST_QUANTILE;
+}
+
+int cmp_any_one_sided(const struct cmp *c)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].quant != 0.5)
+			return 1;
+	return 0;
 }
 
 int cmp_add_metric_threshold(struct cmp *c, const char *spec, char *why, size_t len)

@@ -119,16 +119,21 @@ int cmp_add_metric_threshold(struct cmp *c, const char *spec, char *why, size_t 
 /* The smallest change rows of metric report: its --metric-threshold, else --threshold. */
 double cmp_threshold(const struct cmp *c, const char *metric);
 
-/* Whether higher is better for metric: --higher-better, else names ending
- * "-per-s", "-per-cpu-s" or "-per-cpu-s-best" (rates). */
+/* Whether higher is better for metric: listed in --higher-better, or so in the registry (lib/metrics.h). */
 int cmp_higher_better(const struct cmp *c, const char *metric);
 
+/* Whether noise only makes metric worse: listed in --one-sided-noise, or NOISE_ONE_WAY in the registry. */
+int cmp_one_sided(const struct cmp *c, const char *metric);
+
 /*
- * The quantile rows of metric compare: for a --one-sided-noise metric,
- * its best decile (STATS_BEST_QUANTILE when higher is better, else
- * 1 - STATS_BEST_QUANTILE), else 0.5 (the median).
+ * The quantile rows of metric compare: for a one-sided metric
+ * (cmp_one_sided), its best decile (STATS_BEST_QUANTILE when higher is
+ * better, else 1 - STATS_BEST_QUANTILE), else 0.5 (the median).
  */
 double cmp_quantile(const struct cmp *c, const char *metric);
+
+/* Whether any row compares a quantile other than the median (a one-sided metric). */
+int cmp_any_one_sided(const struct cmp *c);
 
 /* Add a note (shown after the table and in the JSON). */
 void cmp_note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

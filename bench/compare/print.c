@@ -160,9 +160,9 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		"(80%% power), at least that bound; 'none': too few runs\n%s", c->count[V_REGRESSION], c->count[V_REGRESSION] == 1 ? "" : "s",
 		c->count[V_IMPROVEMENT], c->count[V_IMPROVEMENT] == 1 ? "" : "s",
 		c->count[V_NO_CHANGE], c->count[V_INSUFFICIENT], c->nrows,
-		c->nosn ? "MWU or permutation" : "MWU", c->dp.alpha, c->dp.fdr,
+		cmp_any_one_sided(c) ? "MWU or permutation" : "MWU", c->dp.alpha, c->dp.fdr,
 		c->dp.threshold * 100, metric_thresholds(c, mt, sizeof(mt)),
-		c->nosn ? "[qN] (--one-sided-noise): base, cand and the ratio are each side's Nth "
+		cmp_any_one_sided(c) ? "[qN] (one-sided noise): base, cand and the ratio are each side's Nth "
 		"percentile, its best runs, not its median, and p is a permutation test on it\n" : "");
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].v == V_REGRESSION || c->rows[i].v == V_INSUFFICIENT) {

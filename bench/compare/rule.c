@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "lib/json.h"
 #include "lib/log.h"
 #include "compare/compare.h"
@@ -90,6 +91,20 @@ int cmp_decide(struct cmp *c)
 	return reg;
 }
 
+/* "one_sided_noise": the metrics of c's rows compared on a quantile, each once. */
+static void one_sided_json(struct json *j, const struct cmp *c)
+{
+	json_arr_open(j, "one_sided_noise");
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t k = 0;
+
+		while (k < i && !(c->rows[k].quant != 0.5 && strcmp(c->rows[k].metric, c->rows[i].metric) == 0))
+			k++;
+		if (c->rows[i].quant != 0.5 && k == i)
+			json_str(j, NULL, c->rows[i].metric);
+	}
+	json_arr_close(j);
+}
 
 void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 {
@@ -107,11 +122,8 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 		json_str(&j, "p", "exact without ties when C(n1+n2,n1) < 1e15, else normal approximation "
 			 "with tie and continuity correction");
 	}
-	if (!r && c->nosn) {
-		json_arr_open(&j, "one_sided_noise");
-		for (size_t i = 0; i < c->nosn; i++)
-			json_str(&j, NULL, c->osn[i]);
-		json_arr_close(&j);
+	if (!r && cmp_any_one_sided(c)) {
+		one_sided_json(&j, c);
 		json_dbl(&j, "one_sided_quantile", STATS_BEST_QUANTILE);
 		json_str(&j, "one_sided_noise_test", "noise only makes these metrics worse: each side's"
 			 " one_sided_quantile (1 minus it when lower is better) in place of the median, in the"
