@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "history",   cmd_history,   "change points of one metric over time" },
 	{ "db",        cmd_db,        "database: merge, check, init, schema, query, exec" },
 	{ "export",    cmd_export,    "stored runs in another format: kcidb" },
+	{ "metrics",   cmd_metrics,   "the run metrics: unit, which way is better, noise, meaning" },
 	{ "stats",     cmd_stats,     "medians and A/A noise floors of KEY<TAB>VALUE lines (for the harness)" },
 	{ "sysinfo",   cmd_sysinfo,   "what this machine is (TLB geometry, pools, PMU, fingerprint)" },
 	{ "workloads", cmd_workloads, "list the access patterns" },

@@ -23,6 +23,7 @@ int cmd_history(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
 
 /*
  * The exit status (README "Exit status") for ret, a command's or a library

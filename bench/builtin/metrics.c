@@ -1,0 +1,166 @@
+/*
+ * builtin/metrics.c - sgabench metrics: the metric registry (lib/metrics.h)
+ * as a table, as JSON, or as names for the scripts (--names, --where).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "builtin/builtin.h"
+#include "lib/json.h"
+#include "lib/log.h"
+#include "lib/metrics.h"
+#include "lib/opt.h"
+#include "machine/sysinfo.h"
+#include "output/envelope.h"
+
+struct metrics_cfg {
+	int json;
+	int names;
+	const char *where;
+};
+
+static const struct opt metrics_opts[] = {
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct metrics_cfg, json),
+	  .help = "print the rows as JSON, after the envelope" },
+	{ .name = "names", .type = OPT_FLAG, .off = offsetof(struct metrics_cfg, names),
+	  .help = "print only the names, one a line (for the scripts)" },
+	{ .name = "where", .type = OPT_STR, .off = offsetof(struct metrics_cfg, where),
+	  .metavar = "FIELD=VALUE", .defhelp = "every row",
+	  .help = "only rows whose direction, kind, noise, unit, kcidb_unit or plot (one of its sections) is VALUE" },
+	{ NULL },
+};
+
+/* The plot sections of d as "scaling,history" into buf ("" when none). */
+static const char *plots_text(const struct metric_def *d, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned p = 1; p <= PLOT_DESIGNS && n < len; p <<= 1)
+		if (d->plot & p)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", metric_plot_name(p));
+	return buf;
+}
+
+/* Whether row d has field = value; -1 when field is not one of the columns. */
+static int row_has(const struct metric_def *d, const char *field, size_t flen, const char *value)
+{
+	static const char *const fields[] = { "direction", "kind", "noise", "unit", "kcidb_unit" };
+	const char *have[] = { metric_dir_name(d->dir), metric_kind_name(d->kind),
+			       metric_noise_name(d->noise), d->unit, d->kcidb_unit };
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (strlen(fields[i]) == flen && strncmp(fields[i], field, flen) == 0)
+			return strcmp(have[i], value) == 0;
+	if (flen != 4 || strncmp(field, "plot", 4) != 0)
+		return -1;
+	for (unsigned p = 1; p <= PLOT_DESIGNS; p <<= 1)
+		if ((d->plot & p) && strcmp(metric_plot_name(p), value) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Mark in pick[] the rows --where selects (all without it). Returns 0, or
+ * EX_USAGE (printed) for a malformed FIELD=VALUE or an unknown field.
+ */
+static int select_rows(const char *where, int *pick)
+{
+	const char *eq = where ? strchr(where, '=') : NULL;
+
+	for (int i = 0; i < MET_N; i++) {
+		pick[i] = 1;
+		if (!where)
+			continue;
+		pick[i] = eq ? row_has(&metric_defs[i], where, (size_t)(eq - where), eq + 1) : -1;
+		if (pick[i] < 0) {
+			error("metrics: '--where %s' is not FIELD=VALUE of a known field", where);
+			hint("fields: direction, kind, noise, unit, kcidb_unit, plot");
+			return EX_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The JSON document: the envelope, then "metrics", one object per picked row. */
+static void print_json(const int *pick)
+{
+	struct sysinfo si;
+	struct json j;
+
+	sysinfo_collect(&si);
+	json_init(&j, stdout, 1);
+	json_obj_open(&j, NULL);
+	envelope_json(&j, &si, "metrics");
+	json_arr_open(&j, "metrics");
+	for (int i = 0; i < MET_N; i++) {
+		const struct metric_def *d = &metric_defs[i];
+
+		if (!pick[i])
+			continue;
+		json_obj_open(&j, NULL);
+		json_str(&j, "name", d->name);
+		json_str(&j, "unit", d->unit);
+		json_str(&j, "direction", metric_dir_name(d->dir));
+		json_str(&j, "kind", metric_kind_name(d->kind));
+		json_str(&j, "noise", metric_noise_name(d->noise));
+		json_str(&j, "kcidb_unit", d->kcidb_unit);
+		json_arr_open(&j, "plot");
+		for (unsigned p = 1; p <= PLOT_DESIGNS; p <<= 1)
+			if (d->plot & p)
+				json_str(&j, NULL, metric_plot_name(p));
+		json_arr_close(&j);
+		json_str(&j, "meaning", d->meaning);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+/* The readable table of the picked rows, or their names alone. */
+static void print_text(const int *pick, int names_only)
+{
+	char plots[64];
+
+	if (!names_only)
+		printf("%-30s %-4s %-7s %-7s %-7s %-12s %-24s %s\n", "metric", "unit", "better", "kind",
+		       "noise", "kcidb unit", "report plots", "meaning");
+	for (int i = 0; i < MET_N; i++) {
+		const struct metric_def *d = &metric_defs[i];
+
+		if (!pick[i])
+			continue;
+		if (names_only) {
+			printf("%s\n", d->name);
+			continue;
+		}
+		printf("%-30s %-4s %-7s %-7s %-7s %-12s %-24s %s\n", d->name, *d->unit ? d->unit : "-",
+		       metric_dir_name(d->dir), metric_kind_name(d->kind), metric_noise_name(d->noise),
+		       d->kcidb_unit, *plots_text(d, plots, sizeof(plots)) ? plots : "-", d->meaning);
+	}
+}
+
+/* List the registry's rows; exit 0, or 2 on bad options. */
+int cmd_metrics(int argc, char **argv)
+{
+	struct metrics_cfg cfg = { 0 };
+	int pick[MET_N];
+	int ret = opt_parse(metrics_opts, &cfg, argc, argv, "metrics",
+			    "[--json | --names] [--where FIELD=VALUE]", NULL, NULL);
+
+	if (ret)
+		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
+	if (cfg.json && cfg.names) {
+		error("metrics: --json and --names exclude each other");
+		return EX_USAGE;
+	}
+	ret = select_rows(cfg.where, pick);
+	if (ret)
+		return ret;
+	if (cfg.json)
+		print_json(pick);
+	else
+		print_text(pick, cfg.names);
+	return fflush(stdout) ? EX_FAIL : EX_OK;
+}
