@@ -41,11 +41,6 @@ static const struct opt out_rows[] = {
 	{ NULL },
 };
 
-const struct opt *builtin_out_rows(void)
-{
-	return out_rows;
-}
-
 /* Print the result of one run in the format asked for. */
 static void print_run(const struct backend_ops *be, const struct out_cfg *o, const struct run_view *v)
 {

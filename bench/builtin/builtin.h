@@ -60,9 +60,6 @@ struct out_cfg {
 	int verbose;
 };
 
-/* The shared rows: --db, --no-store, --label, --json, --csv, --quiet, --verbose. */
-const struct opt *builtin_out_rows(void);
-
 /*
  * Parse argv for backend be plus the shared rows, prepare, run, store and
  * print one run; returns the exit status (backend_cmd.c).

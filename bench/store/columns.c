@@ -35,14 +35,6 @@ const struct store_table store_tables[] = {
 };
 #undef TABLE
 
-const struct store_table *store_table_named(const char *name)
-{
-	for (const struct store_table *t = store_tables; t->name; t++)
-		if (strcmp(t->name, name) == 0)
-			return t;
-	return NULL;
-}
-
 const char *store_col_type_name(enum col_type t)
 {
 	return t == COL_INT ? "INTEGER" : t == COL_REAL ? "REAL" : "TEXT";

@@ -198,9 +198,6 @@ enum store_table_id {
 	T_MACHINE, T_RUN, T_TASK, T_VALUE, T_METRIC, T_RUN_WINDOW, T_WINDOW_VALUE, T_TIMING, T_SWEEP, T_NOISE, T_VERDICT, T_NTABLES
 };
 
-/* The table called name, or NULL. */
-const struct store_table *store_table_named(const char *name);
-
 /* The SQL type name of a column type (INTEGER, REAL, TEXT). */
 const char *store_col_type_name(enum col_type t);
 

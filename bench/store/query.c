@@ -141,24 +141,6 @@ int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_e
 	return done(st, ret, rc);
 }
 
-double store_noise_floor(struct store *s, const char *cell, const char *metric, int64_t machine)
-{
-	static const char *q = "SELECT MAX(floor) FROM noise WHERE cell = ?1 AND metric = ?2"
-			       " AND (?3 < 0 OR machine_id = ?3)";
-	struct stmt *st = stmt_prepare(s, q);
-	double f = NAN;
-
-	if (!st)
-		return NAN;
-	stmt_bind_text(st, 1, cell);
-	stmt_bind_text(st, 2, metric);
-	stmt_bind_int64(st, 3, machine);
-	if (stmt_step(st) == STMT_ROW && !stmt_col_is_null(st, 0))
-		f = stmt_col_double(st, 0);
-	stmt_finish(st);
-	return f;
-}
-
 char *store_machine_fingerprint(struct store *s, int64_t id, char *buf, size_t len)
 {
 	struct stmt *st = stmt_prepare(s, "SELECT fingerprint FROM machine WHERE id = ?");

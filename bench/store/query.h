@@ -68,9 +68,6 @@ struct store_export_row {
 int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_export_row *r),
 		      void *ctx);
 
-/* The largest A/A noise floor of cell and metric (machine -1: any), or NAN. */
-double store_noise_floor(struct store *s, const char *cell, const char *metric, int64_t machine);
-
 /* The fingerprint of machine id into buf ("" when unknown). Returns buf. */
 char *store_machine_fingerprint(struct store *s, int64_t id, char *buf, size_t len);
 
