@@ -251,14 +251,6 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	return 0;
 }
 
-/* Set *x to the run metric name of res, if it has one. */
-static void metric_of(const struct run_result *res, const char *name, double *x)
-{
-	for (unsigned i = 0; i < res->nmetrics; i++)
-		if (strcmp(res->metric[i].name, name) == 0)
-			*x = res->metric[i].value;
-}
-
 static void model_name_run(const void *plan, const struct run_result *res, struct run_meta *m,
 			   struct backend_names *nm)
 {
@@ -269,8 +261,8 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	char b[16];
 
 	/* sim_result() always sets these two */
-	metric_of(res, "model-skipped-accesses", &skipped);
-	metric_of(res, "model-accesses", &total);
+	result_get_metric(res, MET_MODEL_SKIPPED_ACCESSES, &skipped);
+	result_get_metric(res, MET_MODEL_ACCESSES, &total);
 	snprintf(nm->page, sizeof(nm->page), "%s", model_psz_name(r->psz));
 	*m = (struct run_meta){
 		.workload = r->ops->name, .tasks = r->ntasks, .page_size = nm->page,

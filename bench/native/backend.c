@@ -171,11 +171,11 @@ static int check_required(const struct run_cfg *c, struct run_result *r)
  */
 static void warn_sharedctx(const struct run_cfg *c, const struct run_result *r)
 {
-	for (unsigned i = 0; i < r->nmetrics; i++)
-		if (strcmp(r->metric[i].name, "sharedctx-tasks") == 0 && r->metric[i].value < (double)c->tasks)
-			warning("run: only %.0f of %llu tasks got a shared MMU context (smaps flag 'sc'); "
-				"the others mapped the SGA privately", r->metric[i].value,
-				(unsigned long long)c->tasks);
+	double n;
+
+	if (result_get_metric(r, MET_SHAREDCTX_TASKS, &n) == 0 && n < (double)c->tasks)
+		warning("run: only %.0f of %llu tasks got a shared MMU context (smaps flag 'sc'); "
+			"the others mapped the SGA privately", n, (unsigned long long)c->tasks);
 }
 
 /* Fork the tasks and count (native.c); then the run's own checks. */
