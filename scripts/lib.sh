@@ -220,7 +220,7 @@ config_load() {
 	SWEEP_WARMUP=1
 	SWEEP_ORDER_SEED=""
 	SWEEP_RUN_SEED=1
-	SWEEP_METRICS="first-touch-faults:lower"
+	SWEEP_METRICS="first-touch-faults"
 	SWEEP_INFO_METRICS=""
 	SWEEP_HUGEPAGES=0
 	SWEEP_NOISE=1
@@ -280,23 +280,28 @@ config_load() {
 	done
 	for m in $SWEEP_METRICS $SWEEP_INFO_METRICS; do
 		case "$m" in
-		*:higher | *:lower) ;;
-		*) error "config '$cfg_file': metric '$m' must end in :higher or :lower"; return 2 ;;
+		*:*)
+			error "config '$cfg_file': metric '$m': a metric is a bare name"
+			hint "which way is better comes from the metric registry: sgabench metrics"
+			return 2 ;;
 		esac
 	done
 	return 0
 }
 
-# metric_lists "NAME:DIR ...": sets metrics (the names, comma-separated)
-# and higher (those that are better higher), as compare's --metric and
-# --higher-better take them.
+# metric_lists "NAME ...": sets metrics (the names, comma-separated) and
+# higher (those of them the metric registry says are better higher), as
+# compare's --metric and --higher-better take them. Returns 1 when
+# 'sgabench metrics' fails.
 metric_lists() {
 	metrics="" higher=""
+	registry_higher=$("$SGABENCH" metrics --names --where direction=higher) || return 1
+	registry_higher=" $(printf '%s' "$registry_higher" | tr '\n' ' ') "
 	for m in $1; do
-		metrics="$metrics${metrics:+,}${m%:*}"
-		if [ "${m#*:}" = higher ]; then
-			higher="$higher${higher:+,}${m%:*}"
-		fi
+		metrics="$metrics${metrics:+,}$m"
+		case "$registry_higher" in
+		*" $m "*) higher="$higher${higher:+,}$m" ;;
+		esac
 	done
 }
 

@@ -21,7 +21,7 @@ SWEEP_ARGS="--tasks 2 --pattern rounds --rounds 20 --working-set 276m --jitter 4
 SWEEP_PASSES=2
 SWEEP_RUNS=2
 SWEEP_WARMUP=0
-SWEEP_METRICS="dTLB-load-misses:lower"
+SWEEP_METRICS="dTLB-load-misses"
 CFG
 db="$TMPD/m.db"
 q() { sqlite3 "$db" "$1"; }
