@@ -37,6 +37,24 @@ md_table() {
 	printf '\n'
 }
 
+# metric_table WRITER TABLE COLUMNS HEAD...: TABLE through WRITER (html_table
+# or md_table) headed HEAD..., a column per metric of COLUMNS ("name (unit)",
+# mkreport's metric_columns), and samples.
+metric_table() {
+	w=$1 f=$2 cols=$3
+	shift 3
+	while IFS='	' read -r m _ unit _; do set -- "$@" "$m ($unit)"; done <"$cols"
+	"$w" "$f" "$@" samples
+}
+
+# scaling_figs WRITER: WRITER's figure (html_fig or md_fig) of plot
+# scaling-METRIC for each metric of the scaling section.
+scaling_figs() {
+	while IFS='	' read -r m _ _ meaning; do
+		"$1" "scaling-$m" "Tasks against $m ($meaning) per page size and alignment"
+	done <"$d/scaling-metrics"
+}
+
 # has_plot NAME: whether mkreport drew plot NAME.
 has_plot() {
 	case " $plots " in *" $1 "*) return 0 ;; esac
@@ -101,11 +119,8 @@ HEAD
 	printf '<h2 id="scaling">SGA scaling</h2>\n<p>%s</p>\n' "$(html_escape "$txt_scaling")"
 	if [ -n "$sweep" ]; then
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$sweep_label")" "$(html_escape "$sweep")"
-		html_fig scaling-pagetables "Tasks against page-table memory (system-wide PageTables delta) per page size and alignment"
-		html_fig scaling-faults "Tasks against first-touch minor faults per page size and alignment"
-		html_fig scaling-time "Tasks against wall time per run (hyperfine) per page size and alignment"
-		html_fig scaling-vmpte "Tasks against VmPTE summed over the tasks per page size and alignment"
-		html_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" samples
+		scaling_figs html_fig
+		metric_table html_table "$d/scaling-table.tsv" "$d/scaling-metrics" layout tasks
 	else
 		echo '<p class="empty">No sweep in this database: run <code>scripts/sweep configs/sga-scaling</code>.</p>'
 	fi
@@ -123,7 +138,7 @@ HEAD
 	if [ -n "$dsweep" ]; then
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$dsweep_label")" "$(html_escape "$dsweep")"
 		html_fig designs "Tasks against page walks in the TLB model, per preset and shared context"
-		html_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
+		metric_table html_table "$d/designs-table.tsv" "$d/designs-metrics" design tasks
 	else
 		echo '<p class="empty">No model sweep in this database: run <code>scripts/sweep configs/tlb-designs</code>.</p>'
 	fi
@@ -180,11 +195,8 @@ write_markdown() {
 	printf '## SGA scaling\n\n%s\n\n' "$txt_scaling"
 	if [ -n "$sweep" ]; then
 		printf 'Sweep: %s.\n\n' "$(md_escape "$sweep_label")"
-		md_fig scaling-pagetables "Tasks against page-table memory"
-		md_fig scaling-faults "Tasks against first-touch faults"
-		md_fig scaling-time "Tasks against wall time"
-		md_fig scaling-vmpte "Tasks against VmPTE"
-		md_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" samples
+		scaling_figs md_fig
+		metric_table md_table "$d/scaling-table.tsv" "$d/scaling-metrics" layout tasks
 	else
 		printf '_No sweep in this database._\n\n'
 	fi
@@ -199,7 +211,7 @@ write_markdown() {
 	printf '## TLB designs (model)\n\n%s\n\n' "$txt_designs"
 	if [ -n "$dsweep" ]; then
 		md_fig designs "Tasks against page walks in the TLB model"
-		md_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
+		metric_table md_table "$d/designs-table.tsv" "$d/designs-metrics" design tasks
 	else
 		printf '_No model sweep in this database._\n\n'
 	fi

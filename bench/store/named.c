@@ -180,11 +180,10 @@ const struct named_stmt store_named[] = {
 	  " JOIN run r ON r.uuid = t.run_uuid WHERE t.sweep_uuid = s.uuid AND r.backend LIKE ?1)"
 	  " ORDER BY started_at DESC, uuid DESC LIMIT 1", NULL },
 	{ "scaling-points", 1, 0, "SWEEP_UUID",
-	  "layout, tasks, metric, value of the sweep's page-table, fault and wall-time samples",
+	  "layout, tasks, metric, value of every sample of the sweep (wall-s: hyperfine's time)",
 	  "SELECT " LAYOUT " AS layout, r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
 	  " JOIN run_metric m ON m.run_id = r.id WHERE t.sweep_uuid = ?1 AND " OK_RUN
-	  " AND m.value IS NOT NULL"
-	  " AND m.name IN ('pagetables-delta-bytes', 'pte-bytes', 'first-touch-faults')"
+	  " AND m.value IS NOT NULL AND m.name <> 'wall-s'"
 	  " UNION ALL SELECT " LAYOUT ", r.tasks, 'wall-s', t.wall_s FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND t.exit_code = 0"
@@ -208,12 +207,10 @@ const struct named_stmt store_named[] = {
 	  "SELECT fingerprint FROM machine WHERE id = ?1", NULL },
 	{ "machine-count", 0, 0, "", "how many machine fingerprints the database holds",
 	  "SELECT COUNT(*) AS machines FROM machine", NULL },
-	{ "fleet-metric", 0, 0, "", "the native metric measured on the most machines",
-	  "SELECT m.name FROM run r JOIN run_metric m ON m.run_id = r.id WHERE " OK_RUN
-	  " AND r.backend = 'native' AND m.value IS NOT NULL"
-	  " AND m.name IN ('accesses-per-s', 'wall-s', 'first-touch-faults')"
-	  " GROUP BY m.name ORDER BY COUNT(DISTINCT r.machine_id) DESC,"
-	  " m.name = 'accesses-per-s' DESC, m.name LIMIT 1", NULL },
+	{ "metric-machines", 0, 0, "", "metric, machines: on how many machines each native metric was measured",
+	  "SELECT m.name, COUNT(DISTINCT r.machine_id) AS machines FROM run r"
+	  " JOIN run_metric m ON m.run_id = r.id WHERE " OK_RUN
+	  " AND r.backend = 'native' AND m.value IS NOT NULL GROUP BY m.name ORDER BY m.name", NULL },
 	{ "fleet-points", 1, 0, "METRIC",
 	  "machine, short cell, value of METRIC for the 6 native cells run on most machines",
 	  "SELECT substr(c.fingerprint, 1, 8) || ' ' || substr(COALESCE(c.cpu_model, '?'), 1, 28) AS machine,"
@@ -225,11 +222,10 @@ const struct named_stmt store_named[] = {
 	  " GROUP BY r2.cell ORDER BY COUNT(DISTINCT r2.machine_id) DESC, COUNT(*) DESC, r2.cell"
 	  " LIMIT 6) ORDER BY 2, 1, 3", NULL },
 	{ "design-points", 1, 0, "SWEEP_UUID",
-	  "cell, preset, sharedctx, tasks, metric, value of a model sweep's page walks and estimates",
+	  "cell, preset, sharedctx, tasks, metric, value of every sample of a model sweep",
 	  "SELECT r.cell, substr(r.backend, 7) AS preset, r.sharedctx, r.tasks, m.name, m.value FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
-	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL"
-	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4, 5, 6", NULL },
+	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL ORDER BY 2, 3, 1, 4, 5, 6", NULL },
 	{ "machines-table", 0, 0, "", "every machine: fingerprint, host, arch, CPU, microcode,"
 	  " kernel, VM, first seen, runs",
 	  "SELECT substr(fingerprint, 1, 16) AS fingerprint, COALESCE(hostname, '') AS hostname,"
