@@ -55,14 +55,14 @@ enum metric_plot {
 	X(MET_FIRST_TOUCH_FAULTS, "first-touch-faults", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, \
 	  "faults", PLOT_SCALING | PLOT_HISTORY | PLOT_FLEET, \
 	  "minor faults while each task touched its pages once") \
+	X(MET_PAGETABLES_DELTA_BYTES, "pagetables-delta-bytes", "B", DIR_LOWER, KIND_COUNT, \
+	  NOISE_BOTH, "B", PLOT_SCALING | PLOT_HISTORY, \
+	  "system-wide PageTables change, tasks alive (noisy)") \
 	X(MET_PTE_BYTES, "pte-bytes", "B", DIR_LOWER, KIND_COUNT, NOISE_BOTH, "B", \
 	  PLOT_SCALING | PLOT_HISTORY, \
 	  "page-table memory (VmPTE) of all tasks at the end of the window") \
 	X(MET_SGA_PTE_BYTES, "sga-pte-bytes", "B", DIR_LOWER, KIND_COUNT, NOISE_BOTH, "B", \
 	  PLOT_HISTORY, "VmPTE the tasks added from first touch to the window's end") \
-	X(MET_PAGETABLES_DELTA_BYTES, "pagetables-delta-bytes", "B", DIR_LOWER, KIND_COUNT, \
-	  NOISE_BOTH, "B", PLOT_SCALING | PLOT_HISTORY, \
-	  "system-wide PageTables change, tasks alive (noisy)") \
 	X(MET_STARTUP_S, "startup-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, "s", 0, \
 	  "fork to every task attached and ready") \
 	X(MET_WINDOW_S, "window-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, "s", 0, \
