@@ -24,7 +24,7 @@ struct cmp_row {
 	size_t nullb, nullc;	/* runs skipped: metric missing (NULL) or absent */
 	size_t outb, outc;	/* outliers flagged (kept) */
 	double medb, medc;	/* each side's median */
-	double quant;		/* the quantile the row compares: 0.5, or under --one-sided-noise
+	double quant;		/* the quantile the row compares: 0.5, or for a one-sided metric (cmp_one_sided)
 				 * STATS_BEST_QUANTILE when higher is better, else 1 - it */
 	double estb, estc;	/* each side's quant-quantile (the medians when quant is 0.5) */
 	struct ratio_ci ci;	/* estc / estb with its bootstrap CI */

@@ -165,7 +165,7 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 		    stats_qratio_ci(xb, nb, xc, nc, r->quant, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED,
 				    STATS_BOOT_LEVEL, &r->ci) == -ENOMEM)
 			return -ENOMEM;
-		/* --one-sided-noise: the permutation test on it replaces MWU's p (u stays for reference) */
+		/* a one-sided row: the permutation test on its quantile replaces MWU's p (u stays for reference) */
 		if (r->quant != 0.5) {
 			if (stats_perm_quantile(xb, nb, xc, nc, r->quant, STATS_PERM_RESAMPLES,
 						STATS_BOOT_SEED, &r->mwu.p) == -ENOMEM)

@@ -31,7 +31,7 @@ static double mde_alpha(const struct cmp *c)
 	return a < c->dp.alpha ? a : c->dp.alpha;
 }
 
-/* Row r's minimum detectable effect: the statistical MDE (for a --one-sided-noise row, from the
+/* Row r's minimum detectable effect: the statistical MDE (for a one-sided row, from the
  * bootstrap spread of its ratio), but never below the rule's bound (r->threshold must be set). */
 static double row_mde(const struct cmp *c, const struct cmp_row *r)
 {

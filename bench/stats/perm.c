@@ -1,4 +1,4 @@
-/* perm.c - a permutation test on a difference of quantiles (compare's --one-sided-noise). */
+/* perm.c - a permutation test on a difference of quantiles (compare's one-sided metrics). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
