@@ -26,7 +26,7 @@ static const struct opt metrics_opts[] = {
 	  .help = "print only the names, one a line (for the scripts)" },
 	{ .name = "where", .type = OPT_STR, .off = offsetof(struct metrics_cfg, where),
 	  .metavar = "FIELD=VALUE", .defhelp = "every row",
-	  .help = "only rows whose direction, kind, noise, unit, kcidb_unit or plot (one of its sections) is VALUE" },
+	  .help = "only rows whose FIELD (direction, kind, noise, unit, kcidb_unit, plot) is VALUE" },
 	{ NULL },
 };
 

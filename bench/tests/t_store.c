@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sqlite3.h>
 #include "lib/log.h"
 #include "store/store.h"
 #include "store/query.h"
 #include "store/read.h"
+#include "store/select.h"
 #include "machine/sysinfo.h"
 #include "tap.h"
 
@@ -18,6 +20,19 @@ static long long q1(struct store *db, const char *sql)
 	int64_t v = -1;
 
 	return store_scalar(db, sql, &v) ? -1 : (long long)v;
+}
+
+/* Store, as another build would, a metric the registry lacks for run 1. Returns 0 or -1. */
+static int another_builds_metric(const char *path)
+{
+	sqlite3 *h;
+	int rc = sqlite3_open(path, &h);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(h, "INSERT INTO metric (run_id, name, value) VALUES (1, 'not-a-registry-row', 3)",
+				  NULL, NULL, NULL);
+	sqlite3_close(h);
+	return rc == SQLITE_OK ? 0 : -1;
 }
 
 /* A two-task, two-event result: one counted, one missing (no-pmu). */
@@ -118,13 +133,23 @@ int main(void)
 	       + q1(db, "SELECT COUNT(*) FROM metric x JOIN run r ON r.id = x.run_id WHERE r.status = 'failed'"), 0,
 	       "as its row alone: no tasks, values or metrics");
 	store_close(db);
+	ok(another_builds_metric(dbpath) == 0, "a metric this build's registry lacks is stored beside run 1's");
 
 	ok(store_open_ro(dbpath, &db) == 0, "read-only open of a known schema");
 	ok(store_load_run(db, "1", &s) == 0, "load by run id");
 	ok(strcmp(s.res.uuid, "11111111-1111-4111-8111-111111111111") == 0 && s.res.ntasks == 2 &&
 	   s.res.nevents == 2 && s.res.task[1].ev[1].value == 11 && s.res.task[1].ev[0].state == EV_NO_PMU &&
 	   s.res.task[0].ft_minflt == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
-	   "the run reads back as it was stored");
+	   "the run reads back as it was stored (the metric the registry lacks left out)");
+	{
+		struct run_values rv = { 0 };
+		double x = 0;
+		const char *why;
+
+		ok(select_load_values(db, 1, &rv) == 0 && run_values_get(&rv, "not-a-registry-row", &x, &why) == 1 &&
+		   x == 3, "the run's values still read it");
+		run_values_free(&rv);
+	}
 	ok(strcmp(s.res.events[0], "dTLB-load-misses") == 0 && strcmp(s.res.events[1], "page-faults") == 0,
 	   "its events come back sorted by name, the same on both engines");
 	store_free_run(&s);
