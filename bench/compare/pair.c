@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/log.h"
+#include "lib/metrics.h"
 #include "compare/compare.h"
 #include "store/query.h"
 #include "store/store.h"
@@ -180,7 +181,10 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 	return 0;
 }
 
-/* All rows of one group: the chosen metrics, or every metric its runs have. */
+/*
+ * All rows of one group: the chosen metrics, or every metric its runs have
+ * for which some way is better (metric_has_direction).
+ */
 static int group_rows(struct cmp *c, const char *cell, int64_t mach, double *xb, double *xc)
 {
 	const char **names = NULL;
@@ -195,7 +199,8 @@ static int group_rows(struct cmp *c, const char *cell, int64_t mach, double *xb,
 
 		for (size_t i = 0; i < rs->n && !ret; i++)
 			for (size_t k = 0; in_group(c, &rs->run[i], cell, mach) && k < rv[i].n && !ret; k++)
-				ret = add_name(&names, &n, rv[i].name[k]);
+				if (metric_has_direction(rv[i].name[k]))
+					ret = add_name(&names, &n, rv[i].name[k]);
 	}
 	if (!c->nmetric && n)
 		qsort(names, n, sizeof(*names), cmp_str);

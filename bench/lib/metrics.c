@@ -23,6 +23,13 @@ int metric_higher_better(const char *name)
 	return id >= 0 && metric_defs[id].dir == DIR_HIGHER;
 }
 
+int metric_has_direction(const char *name)
+{
+	int id = metric_find(name);
+
+	return id < 0 || metric_defs[id].dir != DIR_NEITHER;
+}
+
 int metric_one_way(const char *name)
 {
 	int id = metric_find(name);

@@ -16,7 +16,7 @@
 #ifndef SGA_LIB_METRICS_H
 #define SGA_LIB_METRICS_H
 
-/* Which way is better. A metric with no direction is compared as lower-is-better. */
+/* Which way is better. compare leaves a metric with no direction out unless asked for it by name. */
 enum metric_dir { DIR_LOWER, DIR_HIGHER, DIR_NEITHER };
 
 /* What kind of number it is. */
@@ -132,6 +132,9 @@ int metric_find(const char *name);
 
 /* Whether name is a registry metric where higher is better (0 for any other name, events too). */
 int metric_higher_better(const char *name);
+
+/* Whether some way is better for name: not a DIR_NEITHER row (events are better lower). */
+int metric_has_direction(const char *name);
 
 /* Whether name is a registry metric that noise only makes worse (NOISE_ONE_WAY). */
 int metric_one_way(const char *name);
