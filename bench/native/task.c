@@ -69,7 +69,7 @@ static int64_t minflt(int threads)
 static int write_chain(struct plan *pl, char *base)
 {
 	struct wl_params p = { .pages = pl->ws_pages, .rounds = 1, .seed = pl->cfg->seed,
-			       .task = 0, .ntasks = 1, .zipf_theta = pl->cfg->zipf_theta };
+			       .task = 0, .ntasks = 1, .args = &pl->cfg->wl };
 	struct wl_stream s;
 	uint32_t *order = malloc(pl->ws_pages * sizeof(*order));
 	int ret = -ENOMEM;
@@ -247,7 +247,7 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	struct perf_set ps;
 	struct wl_stream s;
 	struct wl_params p = { .pages = pl->ws_pages, .rounds = c->rounds, .seed = c->seed,
-			       .task = t, .ntasks = (unsigned)c->tasks, .zipf_theta = c->zipf_theta };
+			       .task = t, .ntasks = (unsigned)c->tasks, .args = &c->wl };
 	uint64_t total = c->rounds * pl->ws_pages, nidx = 0, cap = 0, t0, t1;
 	size_t off = 64 * (1 + t % ((1ul << pl->shift) / 64 - 1));
 	uint32_t *idx = NULL;
