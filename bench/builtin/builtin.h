@@ -57,6 +57,7 @@ struct out_cfg {
 	int csv;
 	int quiet;
 	int verbose;
+	int cell_keys;
 };
 
 /* The shared rows: --db, --no-store, --label, --json, --csv, --quiet, --verbose. */

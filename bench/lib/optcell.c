@@ -242,3 +242,13 @@ int opt_render(const struct opt *tab, const void *cfg, char *cell, size_t cell_l
 	free(r);
 	return ret;
 }
+
+void opt_cell_keys(FILE *f, const struct opt *tab)
+{
+	for (const struct opt *o = tab; !opt_end(o); o++) {
+		if (o->type == OPT_ROWS)
+			opt_cell_keys(f, opt_rows(o));
+		else if (o->cell)
+			fprintf(f, "%s\t%s\n", o->name, o->cell);
+	}
+}

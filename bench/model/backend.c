@@ -102,12 +102,13 @@ static const struct opt model_opts[] = {
 	  .help = "use the brute-force reference simulator (slow)" },
 	{ .name = "progress", .type = OPT_FLAG, .off = O(progress),
 	  .help = "accesses done, rate and ETA on stderr (default: when stderr is a terminal, after 2 s)" },
-	/* derived: the cell's words that are no option */
-	{ .name = "backend", .type = OPT_STR, .off = O(backend), .flags = OPT_DERIVED,
+	/* derived: cell words of values resolved when the run is named, each
+	   under the name of the option it resolves (sgabench CMD --cell-keys) */
+	{ .name = "machine", .type = OPT_STR, .off = O(backend), .flags = OPT_DERIVED,
 	  .cell = "backend", .cell_at = 1 },
-	{ .name = "strands-used", .type = OPT_UINT, .off = O(strands_used), .flags = OPT_DERIVED,
+	{ .name = "strands", .type = OPT_UINT, .off = O(strands_used), .flags = OPT_DERIVED,
 	  .cell = "strands", .cell_at = 12 },
-	{ .name = "tlb-text", .type = OPT_STR, .off = O(tlb_text), .flags = OPT_DERIVED,
+	{ .name = "tlb", .type = OPT_STR, .off = O(tlb_text), .flags = OPT_DERIVED,
 	  .cell = "tlb", .cell_at = 16 },
 	{ NULL },
 };

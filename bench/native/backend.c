@@ -121,10 +121,11 @@ static const struct opt native_opts[] = {
 	  .metavar = "N", .defhelp = "1",
 	  .help = "measure N windows after one first touch; counters and times stored per window, the run's window-s and accesses-per-s are their medians",
 	  .conf = "windows", .flags = OPT_IF_SET },
-	/* derived: the cell's words that are no option */
+	/* derived: cell words of values resolved when the run is named, each
+	   under the name of the option it resolves (sgabench CMD --cell-keys) */
 	{ .name = "backend", .type = OPT_STR, .off = F(backend), .flags = OPT_DERIVED,
 	  .cell = "backend", .cell_at = 1 },
-	{ .name = "windows-cell", .type = OPT_UINT, .off = F(windows_cell), .flags = OPT_DERIVED | OPT_IF_SET,
+	{ .name = "windows", .type = OPT_UINT, .off = F(windows_cell), .flags = OPT_DERIVED | OPT_IF_SET,
 	  .cell = "windows", .cell_at = 21 },
 	{ NULL },
 };
