@@ -152,7 +152,7 @@ static int table_sim(void *arg, unsigned j)
 		return jb->ret;
 	jb->c.rounds = jb->rounds;
 	jb->c.sharedctx = jb->shared;
-	jb->c.ws_size = js->tc->ws;
+	jb->c.working_set = js->tc->ws;
 	jb->c.jitter = js->tc->jitter;
 	jb->c.startup = js->tc->startup;
 	jb->c.seed = jb->seed;

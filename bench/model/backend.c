@@ -52,7 +52,7 @@ static const struct opt model_opts[] = {
 	  .cell = "page", .cell_at = 4, .conf = "page_size" },
 	{ .name = "pages", .type = OPT_UINT, .off = O(pages), .flags = OPT_DERIVED,
 	  .conf = "pages" },
-	{ .name = "working-set", .type = OPT_SIZE, .off = O(ws_size), .min = 1,
+	{ .name = "working-set", .type = OPT_SIZE, .off = O(working_set), .min = 1,
 	  .metavar = "SIZE", .defhelp = "--sga-size, else 276m",
 	  .help = "bytes each task touches per round (276m = 69 T2 4 MiB TTEs, inferred: see README)",
 	  .cell = "ws", .cell_at = 17, .conf = "working_set" },
@@ -289,7 +289,7 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	v.pattern = r->ops->name;
 	v.page = nm->page;
 	v.pages = r->pages;
-	v.ws_size = ws;
+	v.working_set = ws;
 	v.sga_size = p->cfg.sga_size ? p->cfg.sga_size : ws;
 	if (opt_render(model_opts, &v, nm->cell, sizeof(nm->cell), nm->config_json, sizeof(nm->config_json)))
 		warning("sim: the run's cell or configuration is cut short");
@@ -297,7 +297,7 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 		.workload = r->ops->name, .tasks = r->ntasks, .page_size = nm->page,
 		.sharedctx = r->sharedctx, .threads = r->threads,
 		.sga_bytes = p->cfg.sga_size ? p->cfg.sga_size : ws,
-		.ws_bytes = ws, .rounds = r->rounds,
+		.working_set_bytes = ws, .rounds = r->rounds,
 		.cell = nm->cell,
 		.config_json = nm->config_json,
 	};

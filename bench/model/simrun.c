@@ -14,8 +14,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		struct model_run *r, char *err, size_t errlen)
 {
 	/* as in `run`: the working set is the area unless given; the area is the working set unless given */
-	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
-	const char *ws_from = c->ws_size ? "" : c->sga_size ? " (the default: --sga-size)" :
+	uint64_t ws = c->working_set ? c->working_set : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
+	const char *ws_from = c->working_set ? "" : c->sga_size ? " (the default: --sga-size)" :
 			      " (the default: 276m)";
 	char wsb[32], sgab[32];
 	const char *page;
@@ -207,7 +207,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		tr->accesses = t->accesses;
 		tr->vmpte_kb = -1;
 		tr->vmpte_start_kb = -1;
-		tr->ft_minflt = -1;
+		tr->first_touch_faults = -1;
 		counted(&tr->ev[0], t->walks);
 		counted(&tr->ev[1], t->accesses);
 		tr->ev[2].state = EV_NOT_MODELLED;

@@ -24,7 +24,7 @@ struct sim_cfg {
 	uint64_t rounds;
 	int sharedctx;
 	uint64_t sga_size;	/* 0: the working set */
-	uint64_t ws_size;	/* per task; 0: the default (276 MiB) */
+	uint64_t working_set;	/* per task; 0: the default (276 MiB) */
 	const char *page;	/* page size, or NULL for the machine's default */
 	uint64_t quantum;
 	uint64_t strands;	/* strands per core to use; 0 all */

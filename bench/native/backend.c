@@ -68,7 +68,7 @@ static const struct opt native_opts[] = {
 	  .metavar = "N", .def = "100",
 	  .help = "rounds; a round is one access per page of the working set",
 	  .cell = "rounds", .cell_at = 10, .conf = "rounds" },
-	{ .name = "working-set", .type = OPT_SIZE, .off = F(ws_size), .min = 4096, .max = 1ULL << 42,
+	{ .name = "working-set", .type = OPT_SIZE, .off = F(working_set), .min = 4096, .max = 1ULL << 42,
 	  .metavar = "SIZE", .defhelp = "the SGA",
 	  .help = "bytes of the SGA each task touches, from its start",
 	  .cell = "ws", .cell_at = 11, .conf = "working_set" },
@@ -245,7 +245,7 @@ static void native_name_run(const void *plan, const struct run_result *r, struct
 	m->sharedctx = c->sharedctx;
 	m->threads = c->threads;
 	m->sga_bytes = c->sga_size;
-	m->ws_bytes = c->ws_size ? c->ws_size : c->sga_size;
+	m->working_set_bytes = c->working_set ? c->working_set : c->sga_size;
 	m->rounds = c->rounds;
 	v.backend = "native";
 	v.min_window = c->min_window_ns ? window_fmt_time(c->min_window_ns, t, sizeof(t)) : NULL;
@@ -259,7 +259,7 @@ static void native_name_run(const void *plan, const struct run_result *r, struct
 		 "%llu %s, %s SGA (%s, %s, %s-aligned), pattern %s, %llu rounds over %s each",
 		 (unsigned long long)c->tasks, c->threads ? "threads of one process" : "processes",
 		 fmt_size(c->sga_size, a, sizeof(a)), nm->backing, nm->page, nm->align, c->pattern,
-		 (unsigned long long)c->rounds, fmt_size(m->ws_bytes, b, sizeof(b)));
+		 (unsigned long long)c->rounds, fmt_size(m->working_set_bytes, b, sizeof(b)));
 }
 
 static void native_release(void *plan)

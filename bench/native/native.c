@@ -87,7 +87,7 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 		.mem_node = -1,
 	};
 	uint64_t unit = c->stride ? c->stride : sga_page_bytes(c->page);
-	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size;
+	uint64_t ws = c->working_set ? c->working_set : c->sga_size;
 	int ret;
 
 	pl->cfg = c;
@@ -167,7 +167,7 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 			else
 				sga_pte_known = 0;
 		}
-		ftf += (double)r->task[t].ft_minflt;
+		ftf += (double)r->task[t].first_touch_faults;
 		acc += (double)r->task[t].accesses;
 		if (r->task[t].window_ns > maxwin)
 			maxwin = (double)r->task[t].window_ns;
@@ -237,7 +237,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	for (unsigned t = 0; t < c->tasks; t++) {
 		pl->ctl->res[t].vmpte_kb = -1;
 		pl->ctl->res[t].vmpte_start_kb = -1;
-		pl->ctl->res[t].ft_minflt = -1;
+		pl->ctl->res[t].first_touch_faults = -1;
 		pl->ctl->res[t].cpu = -1;
 	}
 	pl->parent = getpid();

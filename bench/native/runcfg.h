@@ -31,7 +31,7 @@ struct run_cfg {
 	int mem_node;		/* NUMA node, or -1 */
 	const char *pattern;
 	uint64_t rounds;
-	uint64_t ws_size;	/* working set per task; 0 = the whole SGA */
+	uint64_t working_set;	/* working set per task; 0 = the whole SGA */
 	uint64_t stride;	/* bytes between touched words; 0 = the page size */
 	uint64_t seed;
 	struct wl_args wl;	/* the workloads' own parameters (workload_option_rows) */

@@ -328,7 +328,7 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 		tr->accesses = pl->ws_pages;
 		tr->window_ns = t1 - t0;
 	}
-	tr->ft_minflt = minflt(c->threads) - f0;
+	tr->first_touch_faults = minflt(c->threads) - f0;
 	if (c->first_touch == FIRST_TOUCH_SERIAL)
 		turn_next(&ctl->ft_turn);
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 2: all touched */

@@ -23,6 +23,7 @@ struct merge {
 	struct store_merge_count *c;
 	struct idmap machines;
 	int present[T_NTABLES][64];	/* the input has column i of table t */
+	const char *in_name[T_NTABLES][64];	/* under this name (an older schema: a renamed column's old one) */
 	int has[T_NTABLES];		/* the input has table t (an older schema may not) */
 	struct stmt *sel[T_NTABLES], *find[T_NTABLES], *ins[T_NTABLES], *del[T_NTABLES];
 };
@@ -64,9 +65,14 @@ static int find_present(struct merge *m)
 		while (stmt_step(st) == STMT_ROW) {
 			const char *name = stmt_col_text(st, 1);
 
-			for (int i = 0; i < tb->ncol && i < 64; i++)
-				if (name && strcmp(name, tb->col[i].name) == 0)
+			for (int i = 0; i < tb->ncol && i < 64; i++) {
+				const char *old = store_col_at(tb->name, tb->col[i].name, 0);
+
+				if (name && (strcmp(name, tb->col[i].name) == 0 || strcmp(name, old) == 0)) {
 					m->present[t][i] = m->has[t] = 1;
+					m->in_name[t][i] = strcmp(name, old) == 0 ? old : tb->col[i].name;
+				}
+			}
 		}
 		stmt_finish(st);
 	}
@@ -111,7 +117,7 @@ static int prepare_table(struct merge *m, enum store_table_id t)
 		const struct store_column *c = &tb->col[i];
 
 		cat(sel, sizeof(sel), i ? ", " : "");
-		cat(sel, sizeof(sel), m->present[t][i] ? c->name : "NULL");
+		cat(sel, sizeof(sel), m->present[t][i] ? m->in_name[t][i] : "NULL");
 		if (c->flags & COL_KEY) {
 			char k[192];
 
