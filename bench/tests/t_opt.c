@@ -117,6 +117,8 @@ static void check_render(void)
 	ok(strcmp(cell, "mode=b sz=4096 node=1 knob=6 extra=2") == 0, "set values join the cell, ties in row order: %s", cell);
 	ok(strstr(json, "\"node\":\"1\",\"text\":null,\"extra\":2,\"raw\":null}"), "node as text, extra stored: %s", json);
 	ok(opt_render(named_rows, &v, cell, 10, json, sizeof(json)) == -ENOSPC, "a cell too long for its buffer is -ENOSPC");
+	ok(opt_render(named_rows, &v, cell, sizeof(cell), json, 20) == -ENOSPC && strlen(json) < 20,
+	   "a configuration too long for its buffer is -ENOSPC, cut and terminated");
 	argv[1] = "--raw";
 	ok(opt_parse(named_rows, &v, 3, argv, "t", "", NULL, NULL) == -EINVAL, "a derived row is no option");
 }
