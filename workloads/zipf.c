@@ -22,6 +22,8 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "workloads/fastpow.h"
 #include "workloads/workload.h"
@@ -30,6 +32,31 @@
 /* Relative distance from pages * pow(x, alpha) within which the fast rank
  * is not trusted: a hundred times fastpow's error bound (fastpow.h). */
 #define ZIPF_MARGIN (100 * FASTPOW_REL_ERROR)
+
+/* The parameters of zipf (struct wl_args). */
+struct zipf_opts {
+	double theta;	/* skew, 0.01..10 and not 1; 0.99 is YCSB's default */
+};
+
+/* In every cell, whatever the pattern: the cells of older runs have it. */
+static const struct opt zipf_options[] = {
+	{ .name = "zipf-theta", .type = OPT_DOUBLE, .off = offsetof(struct zipf_opts, theta),
+	  .dmin = 0.01, .dmax = 10.0, .metavar = "X", .def = "0.99",
+	  .help = "skew of --pattern zipf (not 1)", .cell = "zipf_theta", .conf = "zipf_theta" },
+	{ NULL },
+};
+
+/* 1 is in the range but has no distribution (alpha = 1 / (1 - theta)). */
+static int zipf_check(const void *opts, char *err, size_t errlen)
+{
+	const struct zipf_opts *o = opts;
+
+	if (o->theta == 1.0) {
+		snprintf(err, errlen, "--zipf-theta must not be 1");
+		return -EINVAL;
+	}
+	return 0;
+}
 
 struct zipf {
 	double theta, alpha, zetan, eta, half_pow;
@@ -131,10 +158,11 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 static int zipf_open(struct wl_stream *s)
 {
 	struct zipf *z;
-	double n = (double)s->p.pages, theta = s->p.zipf_theta;
+	const struct zipf_opts *o = s->opts;
+	double n = (double)s->p.pages, theta = o ? o->theta : 0;
 	struct rng r;
 
-	if (theta < WL_ZIPF_THETA_MIN || theta == 1.0 || theta > WL_ZIPF_THETA_MAX)
+	if (!o || zipf_check(o, NULL, 0) || theta < zipf_options[0].dmin || theta > zipf_options[0].dmax)
 		return -EINVAL;
 	z = malloc(sizeof(*z));
 	if (!z)
@@ -324,6 +352,8 @@ static void zipf_close(struct wl_stream *s)
 const struct workload_ops wl_zipf = {
 	.name = "zipf",
 	.help = "Zipf-skewed pages (OLTP-like; --zipf-theta, default 0.99), seeded",
+	.options = zipf_options,
+	.check = zipf_check,
 	.open = zipf_open,
 	.fill = zipf_fill,
 	.close = zipf_close,

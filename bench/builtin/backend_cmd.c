@@ -38,6 +38,8 @@ static const struct opt out_rows[] = {
 	  .help = "print nothing but errors (and --json/--csv)" },
 	{ .name = "verbose", .type = OPT_FLAG, .off = OUT(verbose),
 	  .help = "also say on stderr how the run was set up (native: the SGA's address)" },
+	{ .name = "cell-keys", .type = OPT_FLAG, .off = OUT(cell_keys),
+	  .help = "print OPTION<TAB>KEY for each option that changes the result: its word in the cell; run nothing" },
 	{ NULL },
 };
 
@@ -94,6 +96,59 @@ void backend_run_free(const struct backend_ops *be, void *plan, struct backend_r
 	free(br);
 }
 
+/*
+ * Check the output options of o against each other and set the log level
+ * from them. Returns 0 or EX_USAGE after saying why.
+ */
+static int out_check(const struct backend_ops *be, const struct out_cfg *o)
+{
+	if (o->json && o->csv) {
+		error("%s: --json and --csv exclude each other", be->cmd);
+		return EX_USAGE;
+	}
+	/* --quiet: nothing but errors on stderr either (no warnings, no
+	 * automatic progress lines) */
+	if (o->quiet && o->verbose) {
+		error("%s: --quiet and --verbose exclude each other", be->cmd);
+		return EX_USAGE;
+	}
+	if (o->quiet)
+		log_verbosity = 0;
+	if (o->verbose)
+		log_verbosity = 2;
+	return 0;
+}
+
+/* Print the run br has done (its outcome in br) as o asks, and say what
+ * went wrong after the output: the run's failure, a result not stored. */
+static void report_run(const struct backend_ops *be, const struct out_cfg *o, const struct sysinfo *si,
+		       struct store *db, const char *shown, struct backend_run *br)
+{
+	struct run_view v = {
+		.meta = &br->m, .res = &br->r, .si = si, .command = be->cmd,
+		.fingerprint = si->fingerprint, .describe = br->nm.describe,
+		.groups = br->nm.groups[0] ? br->nm.groups : NULL, .run_id = br->run_id,
+		/* Name the database only when the run is in it. */
+		.db = db && !br->store_ret ? shown : NULL,
+	};
+
+	print_run(be, o, &v);
+	if (br->run_ret)
+		error("%s: %s", be->cmd, br->r.reason[0] ? br->r.reason : br->err);
+	/* Last, so it is the line a reader sees: what happened to the results. */
+	if (br->store_ret)
+		error("%s: measured and printed above, but not stored in '%s': nothing of this run "
+		      "was written (the database error is above)", be->cmd, shown);
+}
+
+/* Say why prepare or the run refused (ret, an exit status), with a hint for a usage error. */
+static void refused(const struct backend_ops *be, int ret, const char *why)
+{
+	error("%s: %s", be->cmd, why);
+	if (ret == EX_USAGE)
+		hint("see 'sgabench %s --help'", be->cmd);
+}
+
 int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 {
 	size_t out_off = (be->cfg_size + OUT_ALIGN - 1) / OUT_ALIGN * OUT_ALIGN;
@@ -106,81 +161,44 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	struct out_cfg *o = (struct out_cfg *)(void *)(blk ? blk + out_off : NULL);
 	struct backend_run *br = calloc(1, sizeof(*br));
 	struct sysinfo si;
-	struct run_view v = { 0 };
 	char err[512] = "";
 	struct store *db = NULL;
 	void *plan = NULL;
 	double t0 = clock_now_s();
 	int ret;
-	const char *shown;
 
 	if (!blk || !br)
 		die(EX_RESOURCE, "out of memory");
 	ret = opt_parse(tab, blk, argc, argv, be->cmd, "[OPTIONS]", NULL, NULL);
-	if (ret) {
+	if (ret || (ret = out_check(be, o)) != 0) {
 		ret = builtin_exit(ret);
 		goto out;
 	}
-	if (o->json && o->csv) {
-		error("%s: --json and --csv exclude each other", be->cmd);
-		ret = EX_USAGE;
+	if (o->cell_keys) {
+		opt_cell_keys(stdout, be->opts);
 		goto out;
 	}
-	/* --quiet: nothing but errors on stderr either (no warnings, no
-	 * automatic progress lines) */
-	if (o->quiet && o->verbose) {
-		error("%s: --quiet and --verbose exclude each other", be->cmd);
-		ret = EX_USAGE;
-		goto out;
-	}
-	if (o->quiet)
-		log_verbosity = 0;
-	if (o->verbose)
-		log_verbosity = 2;
 	sysinfo_collect(&si);
 	ret = be->prepare(blk, &si, &plan, err, sizeof(err));
-	if (ret) {
-		if (ret == BACKEND_DONE) {
-			plan = NULL;
-			ret = EX_OK;
-			goto out;
-		}
+	if (ret == BACKEND_DONE) {
+		plan = NULL;
+		ret = EX_OK;
+		goto out;
+	} else if (ret) {
 		ret = builtin_exit(ret);
-		error("%s: %s", be->cmd, err);
-		if (ret == EX_USAGE)
-			hint("see 'sgabench %s --help'", be->cmd);
+		refused(be, ret, err);
 		goto out;
 	}
 	/* Open the store first: a bad --db fails before any work is done. */
 	if (!o->no_store && (ret = store_open(o->db, &db)) != 0)
 		goto out;
-	shown = db ? store_path(db) : o->db;
 	br->label = o->label;
 	br->t0 = t0;
 	ret = builtin_exit(backend_run_plan(be, plan, &si, db, br));
-	if (ret && !br->r.status[0]) {
-		error("%s: %s", be->cmd, br->err);
-		if (ret == EX_USAGE)
-			hint("see 'sgabench %s --help'", be->cmd);
-		goto out;
-	}
-	v.meta = &br->m;
-	v.res = &br->r;
-	v.si = &si;
-	v.command = be->cmd;
-	v.fingerprint = si.fingerprint;
-	v.describe = br->nm.describe;
-	v.groups = br->nm.groups[0] ? br->nm.groups : NULL;
-	v.run_id = br->run_id;
-	/* Name the database only when the run is in it. */
-	v.db = db && !br->store_ret ? shown : NULL;
-	print_run(be, o, &v);
-	if (br->run_ret)
-		error("%s: %s", be->cmd, br->r.reason[0] ? br->r.reason : br->err);
-	/* Last, so it is the line a reader sees: what happened to the results. */
-	if (br->store_ret)
-		error("%s: measured and printed above, but not stored in '%s': nothing of this run "
-		      "was written (the database error is above)", be->cmd, shown);
+	if (ret && !br->r.status[0])
+		refused(be, ret, br->err);
+	else
+		report_run(be, o, &si, db, db ? store_path(db) : o->db, br);
 out:
 	backend_run_free(be, plan, br);
 	store_close(db);

@@ -58,6 +58,7 @@ struct out_cfg {
 	int csv;
 	int quiet;
 	int verbose;
+	int cell_keys;
 };
 
 /*

@@ -87,6 +87,64 @@ static void count_json(struct json *j, const char *key, const char *path,
 	json_obj_close(j);
 }
 
+/*
+ * Merge the np inputs in[] into out in one transaction, counting each
+ * into c[i] and all of them into *tot. Returns EX_OK, or EX_FAIL with out
+ * unchanged (rolled back).
+ */
+static int merge_inputs(struct store *out, struct store **in, char **pos, int np, const char *output,
+			struct store_merge_count *c, struct store_merge_count *tot)
+{
+	if (store_begin(out))
+		return EX_FAIL;
+	for (int i = 0; i < np; i++) {
+		if (store_merge(out, in[i], &c[i])) {
+			error("db merge: merging '%s' failed; '%s' is unchanged", pos[i], output);
+			store_rollback(out);
+			return EX_FAIL;
+		}
+		tot->runs_added += c[i].runs_added;
+		tot->runs_skipped += c[i].runs_skipped;
+		tot->machines_added += c[i].machines_added;
+		tot->sweeps += c[i].sweeps;
+		tot->timings += c[i].timings;
+		tot->noise += c[i].noise;
+		tot->verdicts += c[i].verdicts;
+	}
+	return store_commit(out) ? EX_FAIL : EX_OK;
+}
+
+/* Say what the merge added, per input and in all, as text or (o->json) JSON. */
+static void merge_report(const struct merge_opts *o, char **pos, int np, const struct store_merge_count *c,
+			 const struct store_merge_count *tot)
+{
+	if (o->json) {
+		struct json j;
+		struct sysinfo si;
+
+		json_init(&j, stdout, 1);
+		json_obj_open(&j, NULL);
+		sysinfo_collect(&si);
+		envelope_json(&j, &si, "db merge");
+		json_str(&j, "output", o->output);
+		json_arr_open(&j, "inputs");
+		for (int i = 0; i < np; i++)
+			count_json(&j, NULL, pos[i], &c[i]);
+		json_arr_close(&j);
+		count_json(&j, "total", NULL, tot);
+		json_obj_close(&j);
+		json_end(&j);
+		return;
+	}
+	for (int i = 0; i < np; i++)
+		printf("%s: %ld runs added, %ld skipped (already present), %ld machines added\n",
+		       pos[i], c[i].runs_added, c[i].runs_skipped, c[i].machines_added);
+	printf("merged %d database%s into '%s': %ld runs added, %ld skipped; %ld machines, "
+	       "%ld sweeps, %ld timings, %ld verdicts added, %ld noise floors written\n", np,
+	       np == 1 ? "" : "s", o->output, tot->runs_added, tot->runs_skipped, tot->machines_added,
+	       tot->sweeps, tot->timings, tot->verdicts, tot->noise);
+}
+
 static int db_merge(int argc, char **argv)
 {
 	struct merge_opts o = { 0 };
@@ -128,51 +186,9 @@ static int db_merge(int argc, char **argv)
 	ret = store_open(o.output, &out);
 	if (ret)
 		goto out;
-	ret = EX_FAIL;
-	if (store_begin(out))
-		goto out;
-	for (int i = 0; i < np; i++) {
-		if (store_merge(out, in[i], &c[i])) {
-			error("db merge: merging '%s' failed; '%s' is unchanged", pos[i], o.output);
-			store_rollback(out);
-			goto out;
-		}
-		tot.runs_added += c[i].runs_added;
-		tot.runs_skipped += c[i].runs_skipped;
-		tot.machines_added += c[i].machines_added;
-		tot.sweeps += c[i].sweeps;
-		tot.timings += c[i].timings;
-		tot.noise += c[i].noise;
-		tot.verdicts += c[i].verdicts;
-	}
-	if (store_commit(out))
-		goto out;
-	ret = EX_OK;
-	if (o.json) {
-		struct json j;
-		struct sysinfo si;
-
-		json_init(&j, stdout, 1);
-		json_obj_open(&j, NULL);
-		sysinfo_collect(&si);
-		envelope_json(&j, &si, "db merge");
-		json_str(&j, "output", o.output);
-		json_arr_open(&j, "inputs");
-		for (int i = 0; i < np; i++)
-			count_json(&j, NULL, pos[i], &c[i]);
-		json_arr_close(&j);
-		count_json(&j, "total", NULL, &tot);
-		json_obj_close(&j);
-		json_end(&j);
-		goto out;
-	}
-	for (int i = 0; i < np; i++)
-		printf("%s: %ld runs added, %ld skipped (already present), %ld machines added\n",
-		       pos[i], c[i].runs_added, c[i].runs_skipped, c[i].machines_added);
-	printf("merged %d database%s into '%s': %ld runs added, %ld skipped; %ld machines, "
-	       "%ld sweeps, %ld timings, %ld verdicts added, %ld noise floors written\n", np,
-	       np == 1 ? "" : "s", o.output, tot.runs_added, tot.runs_skipped, tot.machines_added,
-	       tot.sweeps, tot.timings, tot.verdicts, tot.noise);
+	ret = merge_inputs(out, in, pos, np, o.output, c, &tot);
+	if (!ret)
+		merge_report(&o, pos, np, c, &tot);
 out:
 	for (int i = 0; in && i < np; i++)
 		store_close(in[i]);

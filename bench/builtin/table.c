@@ -34,8 +34,12 @@ static const double pub_shared[NROWS] = { 834, 881, 874, 958, 963, 1017, 4148 };
 
 /* The documented defaults (bench/model/README.md, "Reproducing the 2016 table"). */
 
+/* --backend, in the order of its choices */
+enum table_backend { TABLE_AUTO, TABLE_NATIVE, TABLE_MODEL };
+#define TABLE_BACKEND_CHOICES "auto|native|model"
+
 struct table_cfg {
-	int backend;		/* 0 auto, 1 native, 2 model */
+	int backend;		/* enum table_backend */
 	int native_normal;	/* try the native normal column even where no PMU is seen */
 	int json;
 	const char *db;
@@ -51,7 +55,7 @@ struct table_cfg {
 #define O(f) offsetof(struct table_cfg, f)
 
 static const struct opt table_opts[] = {
-	{ .name = "backend", .type = OPT_CHOICE, .off = O(backend), .choices = "auto|native|model",
+	{ .name = "backend", .type = OPT_CHOICE, .off = O(backend), .choices = TABLE_BACKEND_CHOICES,
 	  .def = "auto",
 	  .help = "native needs dTLB counters and a shared context; auto falls back to the model" },
 	{ .name = "native-normal", .type = OPT_FLAG, .off = O(native_normal),
@@ -148,7 +152,7 @@ static int table_sim(void *arg, unsigned j)
 		return jb->ret;
 	jb->c.rounds = jb->rounds;
 	jb->c.sharedctx = jb->shared;
-	jb->c.ws_size = js->tc->ws;
+	jb->c.working_set = js->tc->ws;
 	jb->c.jitter = js->tc->jitter;
 	jb->c.startup = js->tc->startup;
 	jb->c.seed = jb->seed;
@@ -251,62 +255,163 @@ static void cell(double v, int width)
 		printf(" %*.0f", width, v);
 }
 
+/* What the table found: its two columns (and the native normal one beside
+ * the model's), where they come from, and whether they match the paper. */
+struct table_res {
+	double normal[NROWS], shared[NROWS], nat[NROWS];
+	double secs, slope, slope_min, slope_max;
+	const char *reason;	/* why native cannot run here, or NULL */
+	const char *backend;	/* "native" or "model:ultrasparc-t2" */
+	char why[320];		/* why the native normal column is missing, or "" */
+	int can_count, native, beside, ok_slope, ok_flat, ok_first;
+};
+
 /* Write the table as JSON. */
-static void table_json(const struct table_cfg *tc, const struct sysinfo *si, const char *backend, const char *reason,
-		       int can_count, const double *normal, const double *shared,
-		       const double *nat, const char *nat_why, double secs, double slope,
-		       double slope_min, double slope_max, int ok_slope, int ok_flat, int ok_first)
+static void table_json(const struct table_cfg *tc, const struct sysinfo *si, const struct table_res *t)
 {
 	struct json j;
 
 	json_init(&j, stdout, 1);
 	json_obj_open(&j, NULL);
 	envelope_json(&j, si, "table");
-	json_str(&j, "backend", backend);
-	json_str(&j, "native_unavailable", reason);
-	json_bool(&j, "native_can_count", can_count);
-	json_str(&j, "native_normal_missing", nat_why);
+	json_str(&j, "backend", t->backend);
+	json_str(&j, "native_unavailable", t->reason);
+	json_bool(&j, "native_can_count", t->can_count);
+	json_str(&j, "native_normal_missing", t->beside && t->why[0] ? t->why : NULL);
 	json_u64(&j, "working_set", tc->ws);
 	json_u64(&j, "jitter", tc->jitter);
 	json_u64(&j, "startup_pages", tc->startup);
 	json_u64(&j, "seed", tc->seed);
 	json_u64(&j, "seeds", tc->seeds);
-	json_dbl(&j, "seconds", secs);
+	json_dbl(&j, "seconds", t->secs);
 	json_arr_open(&j, "rows");
 	for (int i = 0; i < NROWS; i++) {
 		json_obj_open(&j, NULL);
 		json_u64(&j, "rounds", rows[i]);
-		json_dbl(&j, "normal", normal[i]);
+		json_dbl(&j, "normal", t->normal[i]);
 		json_dbl(&j, "normal_published", pub_normal[i]);
-		json_dbl(&j, "normal_ratio", normal[i] / pub_normal[i]);
-		json_dbl(&j, "shared", shared[i]);
+		json_dbl(&j, "normal_ratio", t->normal[i] / pub_normal[i]);
+		json_dbl(&j, "shared", t->shared[i]);
 		json_dbl(&j, "shared_published", pub_shared[i]);
-		json_dbl(&j, "shared_ratio", shared[i] / pub_shared[i]);
-		if (nat)
-			json_dbl(&j, "native_normal", nat[i]);
+		json_dbl(&j, "shared_ratio", t->shared[i] / pub_shared[i]);
+		if (t->beside)
+			json_dbl(&j, "native_normal", t->nat[i]);
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
-	json_dbl(&j, "slope", slope);
-	json_dbl(&j, "slope_min_seed", slope_min);
-	json_dbl(&j, "slope_max_seed", slope_max);
-	json_bool(&j, "slope_within_10pct", ok_slope);
-	json_bool(&j, "shared_flat", ok_flat);
-	json_bool(&j, "first_row_within_2x", ok_first);
+	json_dbl(&j, "slope", t->slope);
+	json_dbl(&j, "slope_min_seed", t->slope_min);
+	json_dbl(&j, "slope_max_seed", t->slope_max);
+	json_bool(&j, "slope_within_10pct", t->ok_slope);
+	json_bool(&j, "shared_flat", t->ok_flat);
+	json_bool(&j, "first_row_within_2x", t->ok_first);
 	json_obj_close(&j);
 	json_end(&j);
+}
+
+/* The lines above the table: which backend, and the model's settings. */
+static void human_head(const struct table_cfg *tc, const struct table_res *t)
+{
+	if (t->native) {
+		printf("backend: native (2 tasks on one core, 69 pages per task)\n\n");
+		return;
+	}
+	printf("backend: model:ultrasparc-t2 (native not available: %s)\n", t->reason ? t->reason :
+	       "--backend model");
+	printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
+	       "jitter %llu, %llu start-up pages per task, seed %llu",
+	       (unsigned long long)(tc->ws >> 20), (unsigned long long)tc->jitter,
+	       (unsigned long long)tc->startup, (unsigned long long)tc->seed);
+	if (tc->seeds > 1)
+		printf("-%llu (each cell the mean of %llu seeds)",
+		       (unsigned long long)(tc->seed + tc->seeds - 1), (unsigned long long)tc->seeds);
+	printf("\n\n");
+}
+
+/* Print the table beside the published figures, and the verdict. */
+static void table_human(const struct table_cfg *tc, const struct table_res *t, const char *stored_in)
+{
+	human_head(tc, t);
+	printf("%9s | %12s %12s %6s | %10s %10s %6s", "rounds", "normal", "published",
+	       "ratio", "shared", "published", "ratio");
+	printf(t->beside ? " | %12s\n" : "\n", "native normal");
+	for (int i = 0; i < NROWS; i++) {
+		printf("%9llu |", (unsigned long long)rows[i]);
+		cell(t->normal[i], 12);
+		printf(" %12.0f %6.2f |", pub_normal[i], t->normal[i] / pub_normal[i]);
+		cell(t->shared[i], 10);
+		printf(" %10.0f %6.2f", pub_shared[i], t->shared[i] / pub_shared[i]);
+		if (t->beside) {
+			printf(" |");
+			cell(t->nat[i], 12);
+		}
+		putchar('\n');
+	}
+	if (t->beside && t->why[0])
+		printf("native normal: %s\n", t->why);
+	else if (t->beside)
+		printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
+		       "(no shared context here); not comparable with the T2 figures\n");
+	printf("\nslope %.2f misses/round (published %.1f): %s", t->slope, PUB_SLOPE,
+	       t->ok_slope ? "within 10%" : "OUTSIDE 10%");
+	if (!t->native && tc->seeds > 1)
+		printf("; one seed alone: %.2f to %.2f", t->slope_min, t->slope_max);
+	putchar('\n');
+	printf("shared at 1,000,000 rounds: %.4f%% of normal: %s\n",
+	       100 * t->shared[NROWS - 1] / t->normal[NROWS - 1], t->ok_flat ? "flat (< 1%)" : "NOT flat");
+	printf("first row within a factor of 2 of 771 / 834: %s\n", t->ok_first ? "yes" : "NO");
+	printf("verdict: %s; %s in %.2f s%s\n",
+	       t->ok_slope && t->ok_flat && t->ok_first ? "reproduced" : "NOT reproduced",
+	       t->native ? "measured" : "simulated", t->secs, stored_in ? "" : " (not stored)");
+	if (stored_in)
+		printf("stored in %s, label '%s'\n", stored_in, tc->label);
+}
+
+/*
+ * Fill the columns of t: natively when t->native, else from the model
+ * (and, t->beside, the native normal column next to it). Returns 0 or
+ * the exit status after saying why.
+ */
+static int table_measure(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
+			 struct table_res *t)
+{
+	double unused[NROWS], t0 = clock_now_s();
+	int ret;
+
+	if (t->native) {
+		t->backend = "native";
+		ret = native_rows(tc, si, db, 1, t->normal, t->shared, t->why, sizeof(t->why));
+		if (ret) {
+			error("table: native run failed: %s", t->why);
+			if (ret == EX_RESOURCE)
+				hint("'--backend model' reproduces both columns with the TLB model");
+			return ret > 0 ? ret : EX_FAIL;
+		}
+	} else {
+		ret = model_rows(tc, si, db, t->normal, t->shared, &t->slope_min, &t->slope_max);
+		if (ret)
+			return ret;
+		/* a native normal column that cannot be counted is shown as n/a, with why */
+		if (t->beside && !native_rows(tc, si, db, 0, t->nat, unused, t->why, sizeof(t->why)))
+			t->why[0] = '\0';
+	}
+	t->secs = clock_now_s() - t0;
+	t->slope = slope_of(t->normal);
+	t->ok_slope = t->slope >= PUB_SLOPE * 0.9 && t->slope <= PUB_SLOPE * 1.1;
+	t->ok_flat = t->shared[NROWS - 1] < 0.01 * t->normal[NROWS - 1];
+	t->ok_first = t->normal[0] >= pub_normal[0] / 2 && t->normal[0] <= pub_normal[0] * 2 &&
+		      t->shared[0] >= pub_shared[0] / 2 && t->shared[0] <= pub_shared[0] * 2;
+	return 0;
 }
 
 int cmd_table(int argc, char **argv)
 {
 	struct table_cfg tc = { 0 };
-	double normal[NROWS], shared[NROWS], nat[NROWS], unused[NROWS], t0, secs, slope;
-	double slope_min = NAN, slope_max = NAN;
-	const char *reason, *path, *backend = "model:ultrasparc-t2";
-	char why[320] = "";
+	struct table_res t = { .backend = "model:ultrasparc-t2", .slope_min = NAN, .slope_max = NAN };
+	const char *path;
 	struct sysinfo si;
 	struct store *db = NULL;
-	int ret, can_count, ok_slope, ok_flat, ok_first, native = 0, beside = 0;
+	int ret;
 
 	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
 	if (ret == OPT_HELP_SHOWN)
@@ -314,100 +419,28 @@ int cmd_table(int argc, char **argv)
 	if (ret)
 		return ret;
 	sysinfo_collect(&si);
-	reason = native_reason(&si, &can_count);
-	if (tc.backend == 1 && reason) {
-		error("table: the native backend is not available here: %s", reason);
+	t.reason = native_reason(&si, &t.can_count);
+	if (tc.backend == TABLE_NATIVE && t.reason) {
+		error("table: the native backend is not available here: %s", t.reason);
 		hint("use --backend model (or auto) to reproduce the table with the TLB model");
 		return EX_RESOURCE;
 	}
-	native = tc.backend == 1 || (tc.backend == 0 && !reason);
-	beside = !native && tc.backend != 2 && (can_count || tc.native_normal);
+	t.native = tc.backend == TABLE_NATIVE || (tc.backend == TABLE_AUTO && !t.reason);
+	t.beside = !t.native && tc.backend != TABLE_MODEL && (t.can_count || tc.native_normal);
 	path = tc.db ? tc.db : STORE_DEFAULT_PATH;
 	if (!tc.no_store) {
 		ret = store_open(path, &db);
 		if (ret)
 			return ret;
 	}
-	t0 = clock_now_s();
-	if (native) {
-		backend = "native";
-		ret = native_rows(&tc, &si, db, 1, normal, shared, why, sizeof(why));
-		if (ret) {
-			error("table: native run failed: %s", why);
-			if (ret == EX_RESOURCE)
-				hint("'--backend model' reproduces both columns with the TLB model");
-			ret = ret > 0 ? ret : EX_FAIL;
-			goto out;
-		}
-	} else {
-		ret = model_rows(&tc, &si, db, normal, shared, &slope_min, &slope_max);
-		if (ret)
-			goto out;
-		/* a native normal column that cannot be counted is shown as n/a, with why */
-		if (beside && !native_rows(&tc, &si, db, 0, nat, unused, why, sizeof(why)))
-			why[0] = '\0';
-	}
-	secs = clock_now_s() - t0;
-	slope = slope_of(normal);
-	ok_slope = slope >= PUB_SLOPE * 0.9 && slope <= PUB_SLOPE * 1.1;
-	ok_flat = shared[NROWS - 1] < 0.01 * normal[NROWS - 1];
-	ok_first = normal[0] >= pub_normal[0] / 2 && normal[0] <= pub_normal[0] * 2 &&
-		   shared[0] >= pub_shared[0] / 2 && shared[0] <= pub_shared[0] * 2;
-	if (tc.json) {
-		table_json(&tc, &si, backend, reason, can_count, normal, shared, beside ? nat : NULL,
-			   beside && why[0] ? why : NULL, secs, slope, slope_min, slope_max,
-			   ok_slope, ok_flat, ok_first);
-	} else {
-		if (native)
-			printf("backend: native (2 tasks on one core, 69 pages per task)\n\n");
-		else
-			printf("backend: model:ultrasparc-t2 (native not available: %s)\n", reason ? reason :
-			       "--backend model");
-		if (!native)
-			printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
-			       "jitter %llu, %llu start-up pages per task, seed %llu",
-			       (unsigned long long)(tc.ws >> 20), (unsigned long long)tc.jitter,
-			       (unsigned long long)tc.startup, (unsigned long long)tc.seed);
-		if (!native && tc.seeds > 1)
-			printf("-%llu (each cell the mean of %llu seeds)",
-			       (unsigned long long)(tc.seed + tc.seeds - 1), (unsigned long long)tc.seeds);
-		if (!native)
-			printf("\n\n");
-		printf("%9s | %12s %12s %6s | %10s %10s %6s", "rounds", "normal", "published",
-		       "ratio", "shared", "published", "ratio");
-		printf(beside ? " | %12s\n" : "\n", "native normal");
-		for (int i = 0; i < NROWS; i++) {
-			printf("%9llu |", (unsigned long long)rows[i]);
-			cell(normal[i], 12);
-			printf(" %12.0f %6.2f |", pub_normal[i], normal[i] / pub_normal[i]);
-			cell(shared[i], 10);
-			printf(" %10.0f %6.2f", pub_shared[i], shared[i] / pub_shared[i]);
-			if (beside) {
-				printf(" |");
-				cell(nat[i], 12);
-			}
-			putchar('\n');
-		}
-		if (beside && why[0])
-			printf("native normal: %s\n", why);
-		else if (beside)
-			printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
-			       "(no shared context here); not comparable with the T2 figures\n");
-		printf("\nslope %.2f misses/round (published %.1f): %s", slope, PUB_SLOPE,
-		       ok_slope ? "within 10%" : "OUTSIDE 10%");
-		if (!native && tc.seeds > 1)
-			printf("; one seed alone: %.2f to %.2f", slope_min, slope_max);
-		putchar('\n');
-		printf("shared at 1,000,000 rounds: %.4f%% of normal: %s\n",
-		       100 * shared[NROWS - 1] / normal[NROWS - 1], ok_flat ? "flat (< 1%)" : "NOT flat");
-		printf("first row within a factor of 2 of 771 / 834: %s\n", ok_first ? "yes" : "NO");
-		printf("verdict: %s; %s in %.2f s%s\n",
-		       ok_slope && ok_flat && ok_first ? "reproduced" : "NOT reproduced",
-		       native ? "measured" : "simulated", secs, db ? "" : " (not stored)");
-		if (db)
-			printf("stored in %s, label '%s'\n", path, tc.label);
-	}
-	ret = ok_slope && ok_flat && ok_first ? EX_OK : EX_FAIL;
+	ret = table_measure(&tc, &si, db, &t);
+	if (ret)
+		goto out;
+	if (tc.json)
+		table_json(&tc, &si, &t);
+	else
+		table_human(&tc, &t, db ? path : NULL);
+	ret = t.ok_slope && t.ok_flat && t.ok_first ? EX_OK : EX_FAIL;
 out:
 	if (db)
 		store_close(db);

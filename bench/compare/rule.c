@@ -91,6 +91,7 @@ int cmp_decide(struct cmp *c)
 	return reg;
 }
 
+
 /* "one_sided_noise": the metrics of c's rows compared on a quantile, each once. */
 static void one_sided_json(struct json *j, const struct cmp *c)
 {
@@ -106,30 +107,81 @@ static void one_sided_json(struct json *j, const struct cmp *c)
 	json_arr_close(j);
 }
 
+/* The test and its p-value: the row's (r) or the comparison's; with
+ * the one-sided-noise metrics of the comparison when r is NULL. */
+static void method_test(struct json *j, const struct cmp *c, const struct cmp_row *r)
+{
+	if (r && r->quant != 0.5) {
+		json_str(j, "test", "permutation two-sided");
+		json_str(j, "p", "(1 + relabellings with |Q(cand) - Q(base)| >= observed) / (resamples + 1),"
+			 " Q the row's quantile, over random relabellings of the pooled runs");
+		json_u64(j, "perm_resamples", STATS_PERM_RESAMPLES);
+	} else {
+		json_str(j, "test", "mann-whitney-u two-sided");
+		json_str(j, "p", "exact without ties when C(n1+n2,n1) < 1e15, else normal approximation "
+			 "with tie and continuity correction");
+	}
+	if (!r && cmp_any_one_sided(c)) {
+		one_sided_json(j, c);
+		json_dbl(j, "one_sided_quantile", STATS_BEST_QUANTILE);
+		json_str(j, "one_sided_noise_test", "noise only makes these metrics worse: each side's"
+			 " one_sided_quantile (1 minus it when lower is better) in place of the median, in the"
+			 " effect, the floor and the CI; p from a permutation test on it; MDE from the"
+			 " bootstrap spread of its ratio");
+	}
+}
+
+/* The threshold, the noise floor, the rule and the MDE, as the row (r) or the comparison uses them. */
+static void method_bounds(struct json *j, const struct cmp *c, const struct cmp_row *r)
+{
+	json_dbl(j, "threshold", r ? r->threshold : c->dp.threshold);
+	if (!r && c->nmt) {
+		json_obj_open(j, "metric_thresholds");
+		for (size_t i = 0; i < c->nmt; i++)
+			json_dbl(j, c->mt_name[i], c->mt_value[i]);
+		json_obj_close(j);
+	}
+	json_str(j, "bound", "max(threshold, noise floor)");
+	json_str(j, "noise_floor", "from the baseline's runs of the cell alone: max(within, between);"
+		 " within = 95th percentile of |median(half 1) / median(half 2) - 1| over 200 seeded"
+		 " half-splits, x sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)); between (only when the"
+		 " sides do not interleave in time) = (max - min) of the medians of the baseline's"
+		 " labels of >= 2 runs / the median of all its runs");
+	json_str(j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound;"
+		 " insufficient instead when the sides do not interleave, the metric varies (floor within > 0)"
+		 " and the baseline has fewer than 2 labels of >= 2 runs");
+	if (r && r->quant != 0.5)
+		json_str(j, "mde", "max(bound, (z(a/2) + z(power)) * se), se = half the 15.9-84.1 % range of"
+			 " log(bootstrap ratio), a = min(alpha, q / family)");
+	else
+		json_str(j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
+			 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
+	json_dbl(j, "mde_power", STATS_MDE_POWER);
+	json_dbl(j, "mde_alpha", mde_alpha(c));
+}
+
+/* The row's own figures: its floor, sessions, direction, MDE and quantile. */
+static void method_row(struct json *j, const struct cmp_row *r)
+{
+	json_dbl(j, "noise_floor", r->floor);
+	json_dbl(j, "floor_within", r->floor_within);
+	json_dbl(j, "floor_between", r->floor_between);
+	json_u64(j, "baseline_sessions", r->sessions);
+	json_bool(j, "interleaved", r->interleaved);
+	json_bool(j, "higher_better", r->higher_better);
+	json_bool(j, "exact", r->mwu.exact);
+	json_dbl(j, "noise_cv", r->cv);
+	json_dbl(j, "mde", r->mde);
+	json_dbl(j, "quantile", r->quant);
+}
+
 void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 {
 	struct json j;
 
 	json_init(&j, f, 0);
 	json_obj_open(&j, NULL);
-	if (r && r->quant != 0.5) {
-		json_str(&j, "test", "permutation two-sided");
-		json_str(&j, "p", "(1 + relabellings with |Q(cand) - Q(base)| >= observed) / (resamples + 1),"
-			 " Q the row's quantile, over random relabellings of the pooled runs");
-		json_u64(&j, "perm_resamples", STATS_PERM_RESAMPLES);
-	} else {
-		json_str(&j, "test", "mann-whitney-u two-sided");
-		json_str(&j, "p", "exact without ties when C(n1+n2,n1) < 1e15, else normal approximation "
-			 "with tie and continuity correction");
-	}
-	if (!r && cmp_any_one_sided(c)) {
-		one_sided_json(&j, c);
-		json_dbl(&j, "one_sided_quantile", STATS_BEST_QUANTILE);
-		json_str(&j, "one_sided_noise_test", "noise only makes these metrics worse: each side's"
-			 " one_sided_quantile (1 minus it when lower is better) in place of the median, in the"
-			 " effect, the floor and the CI; p from a permutation test on it; MDE from the"
-			 " bootstrap spread of its ratio");
-	}
+	method_test(&j, c, r);
 	json_dbl(&j, "alpha", c->dp.alpha);
 	json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
 	json_dbl(&j, "q", c->dp.fdr);
@@ -146,45 +198,12 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_u64(&j, "resamples", STATS_BOOT_RESAMPLES);
 	json_u64(&j, "seed", STATS_BOOT_SEED);
 	json_str(&j, "rng", "xoshiro256** stream 0");
-	json_dbl(&j, "threshold", r ? r->threshold : c->dp.threshold);
-	if (!r && c->nmt) {
-		json_obj_open(&j, "metric_thresholds");
-		for (size_t i = 0; i < c->nmt; i++)
-			json_dbl(&j, c->mt_name[i], c->mt_value[i]);
-		json_obj_close(&j);
-	}
-	json_str(&j, "bound", "max(threshold, noise floor)");
-	json_str(&j, "noise_floor", "from the baseline's runs of the cell alone: max(within, between);"
-		 " within = 95th percentile of |median(half 1) / median(half 2) - 1| over 200 seeded"
-		 " half-splits, x sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)); between (only when the"
-		 " sides do not interleave in time) = (max - min) of the medians of the baseline's"
-		 " labels of >= 2 runs / the median of all its runs");
-	json_str(&j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound;"
-		 " insufficient instead when the sides do not interleave, the metric varies (floor within > 0)"
-		 " and the baseline has fewer than 2 labels of >= 2 runs");
-	if (r && r->quant != 0.5)
-		json_str(&j, "mde", "max(bound, (z(a/2) + z(power)) * se), se = half the 15.9-84.1 % range of"
-			 " log(bootstrap ratio), a = min(alpha, q / family)");
-	else
-		json_str(&j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
-			 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
-	json_dbl(&j, "mde_power", STATS_MDE_POWER);
-	json_dbl(&j, "mde_alpha", mde_alpha(c));
+	method_bounds(&j, c, r);
 	json_u64(&j, "min_runs", c->dp.min_runs);
 	json_str(&j, "outliers", "flagged |x - median| > 14.826 MAD, kept");
 	json_bool(&j, "cross_machine", c->cross);
-	if (r) {
-		json_dbl(&j, "noise_floor", r->floor);
-		json_dbl(&j, "floor_within", r->floor_within);
-		json_dbl(&j, "floor_between", r->floor_between);
-		json_u64(&j, "baseline_sessions", r->sessions);
-		json_bool(&j, "interleaved", r->interleaved);
-		json_bool(&j, "higher_better", r->higher_better);
-		json_bool(&j, "exact", r->mwu.exact);
-		json_dbl(&j, "noise_cv", r->cv);
-		json_dbl(&j, "mde", r->mde);
-		json_dbl(&j, "quantile", r->quant);
-	}
+	if (r)
+		method_row(&j, r);
 	json_obj_close(&j);
 }
 

@@ -51,10 +51,14 @@ const char *opt_choice_name(const char *choices, int idx, char *buf, size_t len)
 	return buf;
 }
 
-/* Whether o ends a table: no name and no shared rows. */
-static int opt_end(const struct opt *o)
+int opt_end(const struct opt *o)
 {
-	return !o->name && !o->rows;
+	return !o->name && !o->rows && !o->rows_fn;
+}
+
+const struct opt *opt_rows(const struct opt *o)
+{
+	return o->rows ? o->rows : o->rows_fn();
 }
 
 /* One --help line per option of tab, shared rows in place. */
@@ -64,9 +68,11 @@ static void usage_rows(FILE *f, const struct opt *tab)
 		char left[64];
 
 		if (o->type == OPT_ROWS) {
-			usage_rows(f, o->rows);
+			usage_rows(f, opt_rows(o));
 			continue;
 		}
+		if (o->flags & OPT_DERIVED)
+			continue;
 		if (o->type == OPT_FLAG)
 			snprintf(left, sizeof(left), "--%s", o->name);
 		else if (o->type == OPT_CHOICE || o->type == OPT_CHOICE_N)
@@ -269,6 +275,11 @@ static int set_value(const char *cmd, const struct opt *o, char *base, const cha
 	return -EINVAL;
 }
 
+int opt_set(const struct opt *o, void *base, const char *val, const char *cmd)
+{
+	return set_value(cmd, o, base, val);
+}
+
 /*
  * Find the option called name (len bytes) in tab and its shared rows; sets
  * *base to where its fields start (cfg, or cfg plus the rows' offset).
@@ -278,12 +289,14 @@ static const struct opt *find_opt(const struct opt *tab, char *cfg, const char *
 {
 	for (const struct opt *o = tab; !opt_end(o); o++) {
 		if (o->type == OPT_ROWS) {
-			const struct opt *r = find_opt(o->rows, cfg + o->off, name, len, base);
+			const struct opt *r = find_opt(opt_rows(o), cfg + o->off, name, len, base);
 
 			if (r)
 				return r;
 			continue;
 		}
+		if (o->flags & OPT_DERIVED)
+			continue;
 		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0) {
 			*base = cfg;
 			return o;
@@ -303,7 +316,7 @@ static int apply_defaults(const struct opt *tab, char *cfg, const char *cmd)
 		int ret = 0;
 
 		if (o->type == OPT_ROWS)
-			ret = apply_defaults(o->rows, cfg + o->off, cmd);
+			ret = apply_defaults(opt_rows(o), cfg + o->off, cmd);
 		else if (o->def)
 			ret = set_value(cmd, o, cfg, o->def);
 		else if (o->type == OPT_NODE)

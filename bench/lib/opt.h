@@ -17,8 +17,14 @@ enum opt_type {
 	OPT_NODE,	/* int, a NUMA node number 0..max; -1 when not given */
 	OPT_CPUS,	/* struct opt_cpus: a CPU list such as 0-3,8 */
 	OPT_CHOICE_N,	/* struct opt_choice_n: one of .choices, where "name:N" takes a number */
-	OPT_ROWS,	/* no option: the rows of .rows, their fields at .off + their own */
+	OPT_ROWS,	/* no option: the rows of .rows (or .rows_fn()), their fields at .off + their own */
 };
+
+/* .flags of a row */
+#define OPT_DERIVED	0x1	/* no option: a value the backend fills before naming a run (not parsed, not in --help) */
+#define OPT_IF_SET	0x2	/* left out of the cell and the configuration while 0 or not given */
+#define OPT_IF_CHANGED	0x4	/* left out of the cell while it is the default: a new row keeps older cells */
+#define OPT_RAW_JSON	0x8	/* OPT_STR holding JSON text, stored in the configuration as it is */
 
 #define OPT_LIST_MAX 32
 #define OPT_NAME_MAX 64
@@ -61,6 +67,14 @@ struct opt {
 	const char *defhelp;	/* --help text for a default that is not a literal ("the SGA") */
 	const char *help;	/* one line */
 	const struct opt *rows;	/* OPT_ROWS: a shared table (e.g. --db, --json, --label) */
+	const struct opt *(*rows_fn)(void);	/* OPT_ROWS: a table known only at run time */
+	/* How a run is named (opt_render): */
+	const char *cell;	/* key in the cell "k=v k=v"; NULL: the value does not change the result */
+	int cell_at;		/* place of the key in the cell (ties keep the rows' order); rows
+				   of an OPT_ROWS row that have none take that row's */
+	const char *conf;	/* key in the stored configuration JSON; NULL: not stored */
+	const char *unset;	/* cell text of a value not given (a NULL text, node -1) */
+	unsigned flags;		/* OPT_DERIVED, OPT_IF_SET, OPT_IF_CHANGED, OPT_RAW_JSON */
 };
 
 /* Returned by opt_parse() when --help was printed: the caller exits 0. */
@@ -85,6 +99,33 @@ int opt_parse(const struct opt *tab, void *cfg, int argc, char **argv,
  * building `sim` runs). Returns 0, or -EINVAL if a .def does not parse.
  */
 int opt_defaults(const struct opt *tab, void *cfg, const char *cmd);
+
+/*
+ * Store the text val as the value of row o into the configuration at
+ * base, as if given on the command line of cmd (errors are printed).
+ * Returns 0 or -EINVAL.
+ */
+int opt_set(const struct opt *o, void *base, const char *val, const char *cmd);
+
+/*
+ * Name a run from the rows of tab over its configuration cfg: the cell
+ * key, every row with a .cell as "key=value" joined by spaces in .cell_at
+ * order, into cell; and the configuration, every row with a .conf in the
+ * rows' order, as one JSON object into json. Returns 0, or -ENOSPC when
+ * a buffer is too small (the texts are then cut).
+ */
+int opt_render(const struct opt *tab, const void *cfg, char *cell, size_t cell_len,
+	       char *json, size_t json_len);
+
+/* Print "NAME<TAB>KEY" for every row of tab with a .cell: which word of
+ * the cell each option (or derived value) writes. */
+void opt_cell_keys(FILE *f, const struct opt *tab);
+
+/* The rows of an OPT_ROWS row: .rows, or what .rows_fn gives. */
+const struct opt *opt_rows(const struct opt *o);
+
+/* Whether o ends a table: no name and no shared rows. */
+int opt_end(const struct opt *o);
 
 /* Print "usage: sgabench CMD SYNOPSIS" and one line per option. */
 void opt_usage(FILE *f, const char *cmd, const char *synopsis, const struct opt *tab);

@@ -44,7 +44,7 @@ struct task_result {
 	uint64_t window_ns;	/* wall time of the task's measured window */
 	int64_t vmpte_kb;	/* VmPTE at the end of the window, -1 unknown */
 	int64_t vmpte_start_kb;	/* VmPTE just before first touch, -1 unknown (not stored) */
-	int64_t ft_minflt;	/* minor faults taken during first touch, -1 unknown */
+	int64_t first_touch_faults;	/* minor faults taken during first touch, -1 unknown */
 	struct ev_value ev[EV_MAX];
 };
 
@@ -131,7 +131,7 @@ struct run_meta {
 	int sharedctx;		/* 0/1 */
 	int threads;		/* 0 processes, 1 threads of one process */
 	uint64_t sga_bytes;
-	uint64_t ws_bytes;	/* working set per task */
+	uint64_t working_set_bytes;	/* working set per task */
 	uint64_t rounds;
 	const char *cell;	/* canonical key of comparable runs (no seed, no label) */
 	const char *label;	/* user tag or NULL */

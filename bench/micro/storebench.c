@@ -69,7 +69,7 @@ static void make_run(struct run_result *r, struct task_result *t, struct run_met
 		t[i].accesses = 1000000;
 		t[i].window_ns = 1000000;
 		t[i].vmpte_kb = 64;
-		t[i].ft_minflt = 512;
+		t[i].first_touch_faults = 512;
 		for (int e = 0; e < NEVENTS; e++) {
 			t[i].ev[e].state = e < 2 ? EV_NO_PMU : EV_COUNTED;
 			t[i].ev[e].raw = (uint64_t)(1000 + (k * 7919 + e) % 97);
@@ -88,7 +88,7 @@ static void make_run(struct run_result *r, struct task_result *t, struct run_met
 	m->page_size = "2m";
 	m->align = "pud";
 	m->backing = "shm";
-	m->sga_bytes = m->ws_bytes = 1 << 30;
+	m->sga_bytes = m->working_set_bytes = 1 << 30;
 	m->rounds = 100;
 	m->cell = cell;
 	m->label = label;

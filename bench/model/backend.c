@@ -23,65 +23,93 @@ static const struct opt model_opts[] = {
 	{ .name = "machine", .type = OPT_STR, .off = O(machine),
 	  .metavar = "PRESET|host|custom|list", .defhelp = "ultrasparc-t2; custom with --tlb",
 	  .help = "machine preset; 'list' prints them with their sources" },
+	{ .name = "machine-json", .type = OPT_STR, .off = O(machine_json), .flags = OPT_DERIVED | OPT_RAW_JSON,
+	  .conf = "machine" },
 	{ .name = "tlb", .type = OPT_STR, .off = O(tlb),
 	  .metavar = "SPEC",
 	  .help = "custom levels, e.g. 'l1d:64,full,lru;l2:2048,8way,lru' (replaces the preset's)" },
 	{ .name = "tag", .type = OPT_STR, .off = O(tag),
 	  .metavar = "ctx2|asid|none",
-	  .help = "entry tagging (default: the machine's)" },
-	{ .name = "tasks", .type = OPT_UINT, .off = O(tasks), .min = 1, .max = MODEL_MAX_TASKS,
-	  .metavar = "N", .def = "2",
-	  .help = "tasks sharing the area" },
-	{ .name = "threads", .type = OPT_FLAG, .off = O(threads),
-	  .help = "tasks are threads of one address space" },
+	  .help = "entry tagging (default: the machine's)",
+	  .cell = "tag", .cell_at = 13 },
 	{ .name = "pattern", .type = OPT_STR, .off = O(pattern),
 	  .metavar = "NAME", .def = "rounds",
-	  .help = "access pattern (sgabench workloads)" },
-	{ .name = "rounds", .type = OPT_UINT, .off = O(rounds), .min = 1,
-	  .metavar = "N", .def = "100",
-	  .help = "a round is one access per page of the working set" },
+	  .help = "access pattern (sgabench workloads)",
+	  .cell = "pattern", .cell_at = 5, .conf = "pattern" },
+	{ .name = "tasks", .type = OPT_UINT, .off = O(tasks), .min = 1, .max = MODEL_MAX_TASKS,
+	  .metavar = "N", .def = "2",
+	  .help = "tasks sharing the area",
+	  .cell = "tasks", .cell_at = 14, .conf = "tasks" },
+	{ .name = "threads", .type = OPT_FLAG, .off = O(threads),
+	  .help = "tasks are threads of one address space",
+	  .cell = "threads", .cell_at = 15, .conf = "threads" },
 	{ .name = "sharedctx", .type = OPT_FLAG, .off = O(sharedctx),
-	  .help = "the area's entries carry a shared context (ctx2 machines)" },
-	{ .name = "sga-size", .type = OPT_SIZE, .off = O(sga_size), .min = 1,
-	  .metavar = "SIZE", .defhelp = "the working set",
-	  .help = "size of the area (recorded; tasks touch the working set from its start)" },
-	{ .name = "working-set", .type = OPT_SIZE, .off = O(ws_size), .min = 1,
-	  .metavar = "SIZE", .defhelp = "--sga-size, else 276m",
-	  .help = "bytes each task touches per round (276m = 69 T2 4 MiB TTEs, inferred: see README)" },
+	  .help = "the area's entries carry a shared context (ctx2 machines)",
+	  .cell = "sharedctx", .cell_at = 10, .conf = "sharedctx" },
 	{ .name = "page-size", .type = OPT_STR, .off = O(page),
 	  .metavar = "SIZE", .defhelp = "the machine's (t2: 4m)",
-	  .help = "page size of the area: 4k 8k 64k 2m 4m 256m 1g 2g 16g" },
+	  .help = "page size of the area: 4k 8k 64k 2m 4m 256m 1g 2g 16g",
+	  .cell = "page", .cell_at = 4, .conf = "page_size" },
+	{ .name = "pages", .type = OPT_UINT, .off = O(pages), .flags = OPT_DERIVED,
+	  .conf = "pages" },
+	{ .name = "working-set", .type = OPT_SIZE, .off = O(working_set), .min = 1,
+	  .metavar = "SIZE", .defhelp = "--sga-size, else 276m",
+	  .help = "bytes each task touches per round (276m = 69 T2 4 MiB TTEs, inferred: see README)",
+	  .cell = "ws", .cell_at = 17, .conf = "working_set" },
+	{ .name = "sga-size", .type = OPT_SIZE, .off = O(sga_size), .min = 1,
+	  .metavar = "SIZE", .defhelp = "the working set",
+	  .help = "size of the area (recorded; tasks touch the working set from its start)",
+	  .cell = "sga", .cell_at = 9, .conf = "sga_size" },
+	{ .name = "rounds", .type = OPT_UINT, .off = O(rounds), .min = 1,
+	  .metavar = "N", .def = "100",
+	  .help = "a round is one access per page of the working set",
+	  .cell = "rounds", .cell_at = 8, .conf = "rounds" },
+	{ .name = "seed", .type = OPT_UINT, .off = O(seed),
+	  .metavar = "N", .def = "1",
+	  .help = "seed of every random stream (workloads, random replacement)",
+	  .conf = "seed" },
+	{ .type = OPT_ROWS, .rows_fn = workload_option_rows, .off = O(wl), .cell_at = 18 },
 	{ .name = "quantum", .type = OPT_UINT, .off = O(quantum), .min = 1,
 	  .metavar = "N", .def = "100000",
-	  .help = "accesses before tasks time-sliced on one strand switch" },
-	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .max = 4096,
-	  .metavar = "N", .defhelp = "all",
-	  .help = "strands per core the tasks may use" },
+	  .help = "accesses before tasks time-sliced on one strand switch",
+	  .cell = "quantum", .cell_at = 7, .conf = "quantum" },
 	{ .name = "place", .type = OPT_CHOICE, .off = O(place), .choices = MODEL_PLACE_CHOICES,
 	  .def = "smt",
-	  .help = "fill a core's strands first, one task per core first, or all on one strand" },
-	{ .name = "cores", .type = OPT_UINT, .off = O(cores), .max = 4096,
-	  .metavar = "N", .defhelp = "the machine's",
-	  .help = "cores of the machine" },
+	  .help = "fill a core's strands first, one task per core first, or all on one strand",
+	  .cell = "place", .cell_at = 6, .conf = "place" },
+	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .max = 4096,
+	  .metavar = "N", .defhelp = "all",
+	  .help = "strands per core the tasks may use",
+	  .conf = "strands" },
 	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
 	  .metavar = "N", .defhelp = "0 (lockstep)",
-	  .help = "seeded issue order: each strand issues N times per period, shuffled" },
+	  .help = "seeded issue order: each strand issues N times per period, shuffled",
+	  .cell = "jitter", .cell_at = 3, .conf = "jitter" },
 	{ .name = "startup", .type = OPT_UINT, .off = O(startup), .max = 1u << 30,
 	  .metavar = "N", .def = "0",
-	  .help = "private start-up pages each task touches before its rounds" },
+	  .help = "private start-up pages each task touches before its rounds",
+	  .cell = "startup", .cell_at = 11, .conf = "startup_pages" },
+	{ .name = "simulator", .type = OPT_CHOICE, .off = O(reference), .choices = "fast|reference",
+	  .flags = OPT_DERIVED, .conf = "simulator" },
+	{ .name = "cores", .type = OPT_UINT, .off = O(cores), .max = 4096,
+	  .metavar = "N", .defhelp = "the machine's",
+	  .help = "cores of the machine",
+	  .cell = "cores", .cell_at = 2 },
 	{ .name = "walk-cycles", .type = OPT_DOUBLE, .off = O(walk_cycles), .dmin = -1, .dmax = 1e6,
 	  .metavar = "X", .def = "-1", .defhelp = "-1: the machine's",
 	  .help = "cycles per page walk, for the est-* estimates only" },
-	{ .name = "seed", .type = OPT_UINT, .off = O(seed),
-	  .metavar = "N", .def = "1",
-	  .help = "seed of every random stream (workloads, random replacement)" },
-	{ .name = "zipf-theta", .type = OPT_DOUBLE, .off = O(zipf_theta), .dmin = WL_ZIPF_THETA_MIN, .dmax = WL_ZIPF_THETA_MAX,
-	  .metavar = "X", .def = "0.99",
-	  .help = "skew of zipf" },
 	{ .name = "reference", .type = OPT_FLAG, .off = O(reference),
 	  .help = "use the brute-force reference simulator (slow)" },
 	{ .name = "progress", .type = OPT_FLAG, .off = O(progress),
 	  .help = "accesses done, rate and ETA on stderr from 1 s on, and a last line when done (default: when stderr is a terminal, after 2 s)" },
+	/* derived: cell words of values resolved when the run is named, each
+	   under the name of the option it resolves (sgabench CMD --cell-keys) */
+	{ .name = "machine", .type = OPT_STR, .off = O(backend), .flags = OPT_DERIVED,
+	  .cell = "backend", .cell_at = 1 },
+	{ .name = "strands", .type = OPT_UINT, .off = O(strands_used), .flags = OPT_DERIVED,
+	  .cell = "strands", .cell_at = 12 },
+	{ .name = "tlb", .type = OPT_STR, .off = O(tlb_text), .flags = OPT_DERIVED,
+	  .cell = "tlb", .cell_at = 16 },
 	{ NULL },
 };
 
@@ -259,18 +287,35 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	uint64_t ws = r->pages * model_psz_bytes(r->psz);
 	double skipped = 0, total = 0;
 	char b[16];
+	struct sim_cfg v = p->cfg;
+	char backend[64], tlb[512], tag[16], machine[4096];
 
 	/* sim_result() always sets these two */
 	result_get_metric(res, MET_MODEL_SKIPPED_ACCESSES, &skipped);
 	result_get_metric(res, MET_MODEL_ACCESSES, &total);
 	snprintf(nm->page, sizeof(nm->page), "%s", model_psz_name(r->psz));
+	/* the values as simulated: defaults resolved against the machine */
+	snprintf(backend, sizeof(backend), "model:%s", p->m.name);
+	v.backend = backend;
+	v.tlb_text = model_tlb_str(&p->m, tlb, sizeof(tlb));
+	v.machine_json = sim_machine_json(&p->m, machine, sizeof(machine));
+	v.tag = opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, tag, sizeof(tag));
+	v.cores = p->m.cores;
+	v.strands_used = r->strands && r->strands < p->m.strands ? r->strands : p->m.strands;
+	v.pattern = r->ops->name;
+	v.page = nm->page;
+	v.pages = r->pages;
+	v.working_set = ws;
+	v.sga_size = p->cfg.sga_size ? p->cfg.sga_size : ws;
+	if (opt_render(model_opts, &v, nm->cell, sizeof(nm->cell), nm->config_json, sizeof(nm->config_json)))
+		warning("sim: the run's cell or configuration is cut short");
 	*m = (struct run_meta){
 		.workload = r->ops->name, .tasks = r->ntasks, .page_size = nm->page,
 		.sharedctx = r->sharedctx, .threads = r->threads,
 		.sga_bytes = p->cfg.sga_size ? p->cfg.sga_size : ws,
-		.ws_bytes = ws, .rounds = r->rounds,
-		.cell = sim_cell(&p->cfg, &p->m, r, nm->cell, sizeof(nm->cell)),
-		.config_json = sim_config_json(&p->cfg, &p->m, r, nm->config_json, sizeof(nm->config_json)),
+		.working_set_bytes = ws, .rounds = r->rounds,
+		.cell = nm->cell,
+		.config_json = nm->config_json,
 	};
 	snprintf(nm->describe, sizeof(nm->describe), "model %s (%s tags): %u tasks, %llu x %s pages each, %s%s; "
 		 "%.0f of %.0f accesses skipped exactly by period",

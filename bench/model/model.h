@@ -85,7 +85,7 @@ struct model_run {
 	uint64_t pages;		/* working set per task, in pages */
 	uint64_t rounds;
 	uint64_t seed;
-	double zipf_theta;
+	struct wl_args wl;	/* the workloads' parameters */
 	uint64_t quantum;	/* accesses before a time-sliced strand switches task */
 	int place;		/* enum model_place */
 	unsigned strands;	/* strands per core to use (0: all of the machine's) */

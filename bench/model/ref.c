@@ -249,7 +249,7 @@ int model_reference(const struct model_machine *m, const struct model_run *r,
 	model_place_tasks(m, r, core, strand);
 	for (unsigned i = 0; i < r->ntasks; i++) {
 		struct wl_params p = { .pages = r->pages, .rounds = r->rounds, .seed = r->seed,
-				       .task = i, .ntasks = r->ntasks, .zipf_theta = r->zipf_theta };
+				       .task = i, .ntasks = r->ntasks, .args = &r->wl };
 
 		x.t[i].core = st->task[i].core = core[i];
 		x.t[i].strand = st->task[i].strand = strand[i];

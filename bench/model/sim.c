@@ -42,7 +42,7 @@ static int task_init(struct ftask *t, const struct model_machine *m, const struc
 		     unsigned i, unsigned strand)
 {
 	struct wl_params p = { .pages = r->pages, .rounds = r->rounds, .seed = r->seed, .task = i,
-			       .ntasks = r->ntasks, .zipf_theta = r->zipf_theta };
+			       .ntasks = r->ntasks, .args = &r->wl };
 	uint64_t tag0;
 
 	t->proc = r->threads ? 0 : i;

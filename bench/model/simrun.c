@@ -1,4 +1,4 @@
-/* simrun.c - settings to machine and run, cell key, config JSON, result. */
+/* simrun.c - settings to machine and run, the machine as JSON, the result. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +14,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		struct model_run *r, char *err, size_t errlen)
 {
 	/* as in `run`: the working set is the area unless given; the area is the working set unless given */
-	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
-	const char *ws_from = c->ws_size ? "" : c->sga_size ? " (the default: --sga-size)" :
+	uint64_t ws = c->working_set ? c->working_set : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
+	const char *ws_from = c->working_set ? "" : c->sga_size ? " (the default: --sga-size)" :
 			      " (the default: 276m)";
 	char wsb[32], sgab[32];
 	const char *page;
@@ -72,6 +72,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		snprintf(err, errlen, "unknown pattern '%s' (one of %s)", c->pattern, workload_names());
 		return -EINVAL;
 	}
+	if (workload_check_args(&c->wl, err, errlen))
+		return -EINVAL;
 	page = c->page ? c->page : m->default_page;
 	if (model_psz_parse(page, &r->psz)) {
 		snprintf(err, errlen, "--page-size '%s': not a page size the model knows (4k..16g)", page);
@@ -105,7 +107,7 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->pages = ws / psz_bytes;
 	r->rounds = c->rounds;
 	r->seed = c->seed;
-	r->zipf_theta = c->zipf_theta;
+	r->wl = c->wl;
 	r->quantum = c->quantum;
 	r->place = c->place;
 	r->strands = (unsigned)c->strands;
@@ -122,31 +124,7 @@ static const char *choice(const char *choices, int idx, char *buf, size_t len)
 	return opt_choice_name(choices, idx, buf, len);
 }
 
-char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
-	       const struct model_run *r, char *buf, size_t len)
-{
-	char tlb[512], b1[16], b2[16];
-	uint64_t ws = r->pages * model_psz_bytes(r->psz);
-
-	model_tlb_str(m, tlb, sizeof(tlb));
-	/* keys in alphabetical order */
-	snprintf(buf, len,
-		 "backend=model:%s cores=%u jitter=%u page=%s pattern=%s place=%s quantum=%llu rounds=%llu "
-		 "sga=%llu sharedctx=%d startup=%llu strands=%u tag=%s tasks=%u threads=%d tlb=%s ws=%llu "
-		 "zipf_theta=%g",
-		 m->name, m->cores, r->jitter, model_psz_name(r->psz), r->ops->name,
-		 choice(MODEL_PLACE_CHOICES, r->place, b1, sizeof(b1)),
-		 (unsigned long long)r->quantum, (unsigned long long)r->rounds,
-		 (unsigned long long)(c->sga_size ? c->sga_size : ws), r->sharedctx,
-		 (unsigned long long)r->startup,
-		 r->strands && r->strands < m->strands ? r->strands : m->strands,
-		 choice(MODEL_TAG_CHOICES, m->tag, b2, sizeof(b2)), r->ntasks, r->threads, tlb,
-		 (unsigned long long)ws, r->zipf_theta);
-	return buf;
-}
-
-char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
-		      const struct model_run *r, char *buf, size_t len)
+char *sim_machine_json(const struct model_machine *m, char *buf, size_t len)
 {
 	static const char *const repl[] = { "lru", "nru", "random" };
 	FILE *f = fmemopen(buf, len, "w");
@@ -159,7 +137,6 @@ char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
 	}
 	json_init(&j, f, 0);
 	json_obj_open(&j, NULL);
-	json_obj_open(&j, "machine");
 	json_str(&j, "name", m->name);
 	json_str(&j, "desc", m->desc);
 	json_str(&j, "source", m->source);
@@ -184,24 +161,6 @@ char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
-	json_obj_close(&j);
-	json_str(&j, "pattern", r->ops->name);
-	json_u64(&j, "tasks", r->ntasks);
-	json_bool(&j, "threads", r->threads);
-	json_bool(&j, "sharedctx", r->sharedctx);
-	json_str(&j, "page_size", model_psz_name(r->psz));
-	json_u64(&j, "pages", r->pages);
-	json_u64(&j, "working_set", r->pages * model_psz_bytes(r->psz));
-	json_u64(&j, "sga_size", c->sga_size ? c->sga_size : r->pages * model_psz_bytes(r->psz));
-	json_u64(&j, "rounds", r->rounds);
-	json_u64(&j, "seed", r->seed);
-	json_dbl(&j, "zipf_theta", r->zipf_theta);
-	json_u64(&j, "quantum", r->quantum);
-	json_str(&j, "place", choice(MODEL_PLACE_CHOICES, r->place, b, sizeof(b)));
-	json_u64(&j, "strands", r->strands);
-	json_u64(&j, "jitter", r->jitter);
-	json_u64(&j, "startup_pages", r->startup);
-	json_str(&j, "simulator", c->reference ? "reference" : "fast");
 	json_obj_close(&j);
 	fputc('\0', f);
 	fclose(f);
@@ -248,7 +207,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		tr->accesses = t->accesses;
 		tr->vmpte_kb = -1;
 		tr->vmpte_start_kb = -1;
-		tr->ft_minflt = -1;
+		tr->first_touch_faults = -1;
 		counted(&tr->ev[0], t->walks);
 		counted(&tr->ev[1], t->accesses);
 		tr->ev[2].state = EV_NOT_MODELLED;

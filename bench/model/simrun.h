@@ -24,19 +24,25 @@ struct sim_cfg {
 	uint64_t rounds;
 	int sharedctx;
 	uint64_t sga_size;	/* 0: the working set */
-	uint64_t ws_size;	/* per task; 0: the default (276 MiB) */
+	uint64_t working_set;	/* per task; 0: the default (276 MiB) */
 	const char *page;	/* page size, or NULL for the machine's default */
 	uint64_t quantum;
 	uint64_t strands;	/* strands per core to use; 0 all */
 	int place;		/* enum model_place */
 	uint64_t seed;
-	double zipf_theta;
+	struct wl_args wl;	/* the workloads' own parameters (workload_option_rows) */
 	uint64_t cores;		/* 0: the machine's */
 	uint64_t jitter;	/* issue-order jitter: slots per strand per period, 0 lockstep */
 	uint64_t startup;	/* private start-up pages per task */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
 	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */
+	/* Derived when the run is named, for its rows: */
+	const char *backend;	/* "model:MACHINE" */
+	const char *tlb_text;	/* the levels, model_tlb_str() */
+	const char *machine_json;	/* the machine's parameters, sim_machine_json() */
+	uint64_t pages;		/* working set per task, in pages */
+	uint64_t strands_used;	/* strands per core the tasks use */
 };
 
 /* The default working set per task: 69 TTEs of 4 MiB, inferred (README.md). */
@@ -50,14 +56,9 @@ struct sim_cfg {
 int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
 		struct model_run *r, char *err, size_t errlen);
 
-/* The cell key: sorted "k=v" pairs of everything that changes the result
- * (no seed, no label, no output options). */
-char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
-	       const struct model_run *r, char *buf, size_t len);
-
-/* The full configuration and machine parameters as a JSON object. */
-char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
-		      const struct model_run *r, char *buf, size_t len);
+/* The machine's parameters (name, sources, tags, levels) as a JSON object
+ * into buf, for the stored configuration. Returns buf. */
+char *sim_machine_json(const struct model_machine *m, char *buf, size_t len);
 
 /*
  * Fill res from st: backend "model:<machine>", per-task dTLB-loads and

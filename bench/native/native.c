@@ -87,7 +87,7 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 		.mem_node = -1,
 	};
 	uint64_t unit = c->stride ? c->stride : sga_page_bytes(c->page);
-	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size;
+	uint64_t ws = c->working_set ? c->working_set : c->sga_size;
 	int ret;
 
 	pl->cfg = c;
@@ -167,7 +167,7 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 			else
 				sga_pte_known = 0;
 		}
-		ftf += (double)r->task[t].ft_minflt;
+		ftf += (double)r->task[t].first_touch_faults;
 		acc += (double)r->task[t].accesses;
 		if (r->task[t].window_ns > maxwin)
 			maxwin = (double)r->task[t].window_ns;
@@ -200,6 +200,90 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 		result_set_metric(r, MET_SHAREDCTX_TASKS, pl->ctl->sharedctx_seen);
 }
 
+/*
+ * Map the control block the tasks share (barriers, per-task and
+ * per-window results, calibration times) and the watch's pid lists, with
+ * every task's result "not measured". Returns 0 or -ENOMEM.
+ */
+static int alloc_shared(struct plan *pl, const struct run_cfg *c, struct watch *w, unsigned nproc)
+{
+	pl->ctl_len = sizeof(struct ctl) + c->tasks * sizeof(struct task_result) +
+		      (size_t)pl->nwin * c->tasks * sizeof(struct window_result) +
+		      2 * c->tasks * sizeof(uint64_t);
+	pl->ctl = mmap(NULL, pl->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	w->pids = calloc(nproc, sizeof(pid_t));
+	w->reaped = calloc(nproc, sizeof(int));
+	if (pl->ctl == MAP_FAILED || !w->pids || !w->reaped) {
+		pl->ctl = NULL;
+		return -ENOMEM;
+	}
+	barrier_init(&pl->ctl->bar, (uint32_t)c->tasks + 1);
+	barrier_init(&pl->ctl->tbar, (uint32_t)c->tasks);
+	pl->win = (struct window_result *)(pl->ctl->res + c->tasks);
+	pl->cal_ns = (uint64_t *)(pl->win + (size_t)pl->nwin * c->tasks);
+	for (unsigned t = 0; t < c->tasks; t++) {
+		pl->ctl->res[t].vmpte_kb = -1;
+		pl->ctl->res[t].vmpte_start_kb = -1;
+		pl->ctl->res[t].first_touch_faults = -1;
+		pl->ctl->res[t].cpu = -1;
+	}
+	pl->parent = getpid();
+	w->n = nproc;
+	w->pl = pl;
+	if (c->timeout)
+		w->deadline = clock_now_ns() + c->timeout * 1000000000ull;
+	return 0;
+}
+
+/*
+ * Fork the tasks onto the SGA and take the parent's part in the four
+ * barriers: the start-up time (fork to barrier 1) into *startup, the
+ * system's PageTables while every task is alive (after barrier 3) into
+ * *pt_after. A fork that fails, a task that fails or a timeout leaves
+ * w->status and w->why set, with every task killed and reaped.
+ */
+static void fork_and_follow(struct plan *pl, const struct run_cfg *c, struct watch *w,
+			    uint64_t *startup, int64_t *pt_after)
+{
+	uint64_t t_fork;
+
+	fflush(NULL);
+	t_fork = clock_now_ns();
+	for (unsigned i = 0; i < w->n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			if (c->threads)
+				worker_threads(pl);
+			task_process(pl, i);
+		}
+		if (pid < 0) {
+			w->status = EX_RESOURCE;
+			snprintf(w->why, sizeof(w->why), "fork of task %u: %s", i, strerror(errno));
+			barrier_abort(&pl->ctl->bar);
+			break;
+		}
+		w->pids[i] = pid;
+	}
+	if (!w->status && !barrier_wait(&pl->ctl->bar, parent_poll, w)) {	/* 1 */
+		*startup = clock_now_ns() - t_fork;
+		if (!barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 2 */
+		    !barrier_wait(&pl->ctl->bar, parent_poll, w)) {		/* 3 */
+			*pt_after = read_kb("/proc/meminfo", "PageTables");
+			if (!barrier_wait(&pl->ctl->bar, parent_poll, w))	/* 4 */
+				reap_all(w);
+		}
+	}
+	if (pl->ctl->bar.abort || w->status) {
+		barrier_abort(&pl->ctl->bar);
+		kill_and_reap(w);
+		if (!w->status) {
+			w->status = pl->ctl->err_status ? pl->ctl->err_status : EX_FAIL;
+			snprintf(w->why, sizeof(w->why), "%s", pl->ctl->err[0] ? pl->ctl->err : "a task failed");
+		}
+	}
+}
+
 int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_result *r,
 	       char *err, size_t errlen)
 {
@@ -208,7 +292,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	struct watch w = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
 	int64_t pt_before, pt_after = -1;
-	uint64_t t_fork, startup = 0;
+	uint64_t startup = 0;
 	int ret;
 
 	if (!pl) {
@@ -218,33 +302,11 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	ret = plan_run(pl, c, si, err, errlen);
 	if (ret)
 		goto out_free;
-	pl->ctl_len = sizeof(struct ctl) + c->tasks * sizeof(struct task_result) +
-		      (size_t)pl->nwin * c->tasks * sizeof(struct window_result) +
-		      2 * c->tasks * sizeof(uint64_t);
-	pl->ctl = mmap(NULL, pl->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	w.pids = calloc(nproc, sizeof(pid_t));
-	w.reaped = calloc(nproc, sizeof(int));
-	if (pl->ctl == MAP_FAILED || !w.pids || !w.reaped) {
+	ret = alloc_shared(pl, c, &w, nproc);
+	if (ret) {
 		snprintf(err, errlen, "out of memory for %llu tasks", (unsigned long long)c->tasks);
-		ret = -ENOMEM;
-		pl->ctl = NULL;
 		goto out_free;
 	}
-	barrier_init(&pl->ctl->bar, (uint32_t)c->tasks + 1);
-	barrier_init(&pl->ctl->tbar, (uint32_t)c->tasks);
-	pl->win = (struct window_result *)(pl->ctl->res + c->tasks);
-	pl->cal_ns = (uint64_t *)(pl->win + (size_t)pl->nwin * c->tasks);
-	for (unsigned t = 0; t < c->tasks; t++) {
-		pl->ctl->res[t].vmpte_kb = -1;
-		pl->ctl->res[t].vmpte_start_kb = -1;
-		pl->ctl->res[t].ft_minflt = -1;
-		pl->ctl->res[t].cpu = -1;
-	}
-	pl->parent = getpid();
-	w.n = nproc;
-	w.pl = pl;
-	if (c->timeout)
-		w.deadline = clock_now_ns() + c->timeout * 1000000000ull;
 
 	got_signal = 0;
 	sigemptyset(&sa.sa_mask);
@@ -257,42 +319,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	if (ret)
 		goto out_signals;
 	info(2, "sga: %s", pl->sga.desc);
-
-	fflush(NULL);
-	t_fork = clock_now_ns();
-	for (unsigned i = 0; i < nproc; i++) {
-		pid_t pid = fork();
-
-		if (pid == 0) {
-			if (c->threads)
-				worker_threads(pl);
-			task_process(pl, i);
-		}
-		if (pid < 0) {
-			w.status = EX_RESOURCE;
-			snprintf(w.why, sizeof(w.why), "fork of task %u: %s", i, strerror(errno));
-			barrier_abort(&pl->ctl->bar);
-			break;
-		}
-		w.pids[i] = pid;
-	}
-	if (!w.status && !barrier_wait(&pl->ctl->bar, parent_poll, &w)) {	/* 1 */
-		startup = clock_now_ns() - t_fork;
-		if (!barrier_wait(&pl->ctl->bar, parent_poll, &w) &&		/* 2 */
-		    !barrier_wait(&pl->ctl->bar, parent_poll, &w)) {		/* 3 */
-			pt_after = read_kb("/proc/meminfo", "PageTables");
-			if (!barrier_wait(&pl->ctl->bar, parent_poll, &w))	/* 4 */
-				reap_all(&w);
-		}
-	}
-	if (pl->ctl->bar.abort || w.status) {
-		barrier_abort(&pl->ctl->bar);
-		kill_and_reap(&w);
-		if (!w.status) {
-			w.status = pl->ctl->err_status ? pl->ctl->err_status : EX_FAIL;
-			snprintf(w.why, sizeof(w.why), "%s", pl->ctl->err[0] ? pl->ctl->err : "a task failed");
-		}
-	}
+	fork_and_follow(pl, c, &w, &startup, &pt_after);
 	sga_destroy(&pl->sga);
 	if (w.status) {
 		snprintf(r->status, sizeof(r->status), "failed");

@@ -1,7 +1,7 @@
 /*
  * runcfg.h - the configuration of one native run, filled by the option
- * table in builtin/run.c, and its two canonical renderings: the full JSON
- * stored with the run, and the cell key that groups comparable runs.
+ * rows of native/backend.c, which also say how it names the run (the
+ * cell key and the stored JSON, by opt_render()).
  */
 #ifndef SGA_RUNCFG_H
 #define SGA_RUNCFG_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/opt.h"
+#include "workloads/workload.h"
 
 enum measure { MEASURE_WINDOW, MEASURE_FIRST_TOUCH };
 enum access { ACCESS_READ, ACCESS_WRITE };
@@ -30,10 +31,10 @@ struct run_cfg {
 	int mem_node;		/* NUMA node, or -1 */
 	const char *pattern;
 	uint64_t rounds;
-	uint64_t ws_size;	/* working set per task; 0 = the whole SGA */
+	uint64_t working_set;	/* working set per task; 0 = the whole SGA */
 	uint64_t stride;	/* bytes between touched words; 0 = the page size */
 	uint64_t seed;
-	double zipf_theta;
+	struct wl_args wl;	/* the workloads' own parameters (workload_option_rows) */
 	struct opt_cpus cpus;		/* --cpus; .text NULL when not given */
 	struct opt_choice_n place;	/* --place, in enum place_mode's order */
 	int measure;		/* enum measure */
@@ -45,16 +46,9 @@ struct run_cfg {
 	const char *min_window;	/* --min-window as given, or NULL */
 	uint64_t min_window_ns;	/* parsed from min_window; 0 = no calibration */
 	uint64_t windows;	/* --windows; 0 = one plain window, not stored per window */
+	/* Derived when the run is named, for its rows: */
+	const char *backend;	/* "native" */
+	uint64_t windows_cell;	/* windows when more than 1, else 0 (the cell leaves 1 out) */
 };
-
-/* Write the full configuration as a JSON object into buf. Returns buf. */
-char *runcfg_json(const struct run_cfg *c, char *buf, size_t len);
-
-/* Write the cell key (every setting that changes the result; not the seed,
- * label, output or database options) into buf, "k=v k=v ...". Returns buf.
- * min_window=TIME and windows=N are appended only when given (windows only
- * when more than 1), so older cells keep their keys; the calibrated rounds
- * are never part of the cell. */
-char *runcfg_cell(const struct run_cfg *c, char *buf, size_t len);
 
 #endif

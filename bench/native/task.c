@@ -69,7 +69,7 @@ static int64_t minflt(int threads)
 static int write_chain(struct plan *pl, char *base)
 {
 	struct wl_params p = { .pages = pl->ws_pages, .rounds = 1, .seed = pl->cfg->seed,
-			       .task = 0, .ntasks = 1, .zipf_theta = pl->cfg->zipf_theta };
+			       .task = 0, .ntasks = 1, .args = &pl->cfg->wl };
 	struct wl_stream s;
 	uint32_t *order = malloc(pl->ws_pages * sizeof(*order));
 	int ret = -ENOMEM;
@@ -238,6 +238,113 @@ static int timed_windows(struct plan *pl, unsigned t, char *base, size_t off, st
 	return 0;
 }
 
+/*
+ * Pin task t, open its stream s and pre-generate what of its access order
+ * can be (*idx, *nidx of *cap; none for a dependent workload). Returns
+ * EX_OK, or the exit status after task_fail (s is then closed).
+ */
+static int task_order(struct plan *pl, unsigned t, struct wl_stream *s, uint32_t **idx,
+		      uint64_t *nidx, uint64_t *cap)
+{
+	const struct run_cfg *c = pl->cfg;
+	struct wl_params p = { .pages = pl->ws_pages, .rounds = c->rounds, .seed = c->seed,
+			       .task = t, .ntasks = (unsigned)c->tasks, .args = &c->wl };
+	uint64_t total = c->rounds * pl->ws_pages, n;
+	int ret;
+
+	ret = place_pin(pl->cpu[t]);
+	if (ret) {
+		task_fail(pl, EX_RESOURCE, "task %u: cannot pin to CPU %d: %s", t, pl->cpu[t], strerror(-ret));
+		return EX_RESOURCE;
+	}
+	ret = wl_open(s, pl->wl, &p);
+	if (ret) {
+		task_fail(pl, EX_FAIL, "workload: %s", strerror(-ret));
+		return EX_FAIL;
+	}
+	if (pl->wl->flags & WL_DEPENDENT)
+		n = 0;
+	else if (pl->wl->flags & WL_PERIODIC)
+		n = pl->ws_pages;
+	else
+		n = total <= PREGEN_MAX ? total : (1u << 20);
+	*cap = *nidx = n;
+	if (!n)
+		return EX_OK;
+	*idx = malloc(n * sizeof(**idx));
+	if (!*idx) {
+		wl_close(s);
+		task_fail(pl, EX_RESOURCE, "out of memory for the access order");
+		return EX_RESOURCE;
+	}
+	*nidx = wl_fill(s, *idx, n);	/* touches the buffer: no faults in the window */
+	if (!(pl->wl->flags & WL_PERIODIC) && total > PREGEN_MAX)
+		pl->ctl->generated_in_window = 1;
+	return EX_OK;
+}
+
+/*
+ * Phase 2, between barriers 1 and 2: task t writes one word of every page
+ * of its working set (in turn with --first-touch serial), counting its
+ * minor faults, and the counters with --measure first-touch. Returns 0,
+ * or -1 when the run is failing.
+ */
+static int task_first_touch(struct plan *pl, unsigned t, char *base, size_t off, struct perf_set *ps)
+{
+	const struct run_cfg *c = pl->cfg;
+	struct ctl *ctl = pl->ctl;
+	struct task_result *tr = &ctl->res[t];
+	uint64_t t0, t1;
+	int64_t f0;
+
+	/* Fault in (copy-on-write after fork) the private pages first touch
+	 * uses, so first-touch-faults counts SGA pages only. */
+	(void)minflt(c->threads);
+	(void)clock_now_ns();
+	if (c->first_touch == FIRST_TOUCH_SERIAL &&
+	    turn_wait(&ctl->ft_turn, t, &ctl->bar, task_poll, pl))
+		return -1;
+	f0 = minflt(c->threads);
+	t0 = clock_now_ns();
+	if (c->measure == MEASURE_FIRST_TOUCH)
+		perf_enable(ps);
+	touch_first(base, pl->ws_pages, 1ull << pl->shift, off);
+	if (c->measure == MEASURE_FIRST_TOUCH) {
+		perf_disable(ps);
+		t1 = clock_now_ns();
+		tr->accesses = pl->ws_pages;
+		tr->window_ns = t1 - t0;
+	}
+	tr->first_touch_faults = minflt(c->threads) - f0;
+	if (c->first_touch == FIRST_TOUCH_SERIAL)
+		turn_next(&ctl->ft_turn);
+	return barrier_wait(&ctl->bar, task_poll, pl) ? -1 : 0;	/* 2: all touched */
+}
+
+/* Phase 3 without --windows: one measured window (or none, with
+ * --measure first-touch), then the counters read. */
+static void task_one_window(struct plan *pl, unsigned t, char *base, size_t off, struct wl_stream *s,
+			    uint32_t *idx, uint64_t nidx, uint64_t cap, struct perf_set *ps)
+{
+	const struct run_cfg *c = pl->cfg;
+	struct task_result *tr = &pl->ctl->res[t];
+
+	if (c->measure == MEASURE_WINDOW) {
+		uint64_t sum, t0, t1;
+
+		t0 = clock_now_ns();
+		perf_enable(ps);
+		sum = run_window(pl, base, off, s, idx, nidx, cap, 1);
+		perf_disable(ps);
+		t1 = clock_now_ns();
+		__atomic_fetch_add(&pl->ctl->sink, sum, __ATOMIC_RELAXED);
+		tr->accesses = c->rounds * pl->ws_pages;
+		tr->window_ns = t1 - t0;
+	}
+	perf_read(ps, tr->ev);
+	perf_check_dead(pl->specs, tr->ev, pl->nspec);
+}
+
 /* Everything one task does, process or thread, from attach to release. */
 static int task_body(struct plan *pl, unsigned t, char *base)
 {
@@ -246,43 +353,15 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	struct task_result *tr = &ctl->res[t];
 	struct perf_set ps;
 	struct wl_stream s;
-	struct wl_params p = { .pages = pl->ws_pages, .rounds = c->rounds, .seed = c->seed,
-			       .task = t, .ntasks = (unsigned)c->tasks, .zipf_theta = c->zipf_theta };
-	uint64_t total = c->rounds * pl->ws_pages, nidx = 0, cap = 0, t0, t1;
+	uint64_t nidx = 0, cap = 0;
 	size_t off = 64 * (1 + t % ((1ul << pl->shift) / 64 - 1));
 	uint32_t *idx = NULL;
-	int64_t f0;
 	int ret;
 
 	tr->cpu = pl->cpu[t];
-	ret = place_pin(pl->cpu[t]);
-	if (ret) {
-		task_fail(pl, EX_RESOURCE, "task %u: cannot pin to CPU %d: %s", t, pl->cpu[t], strerror(-ret));
-		return EX_RESOURCE;
-	}
-	ret = wl_open(&s, pl->wl, &p);
-	if (ret) {
-		task_fail(pl, EX_FAIL, "workload: %s", strerror(-ret));
-		return EX_FAIL;
-	}
-	if (pl->wl->flags & WL_DEPENDENT)
-		nidx = 0;
-	else if (pl->wl->flags & WL_PERIODIC)
-		nidx = pl->ws_pages;
-	else
-		nidx = total <= PREGEN_MAX ? total : (1u << 20);
-	cap = nidx;
-	if (nidx) {
-		idx = malloc(nidx * sizeof(*idx));
-		if (!idx) {
-			wl_close(&s);
-			task_fail(pl, EX_RESOURCE, "out of memory for the access order");
-			return EX_RESOURCE;
-		}
-		nidx = wl_fill(&s, idx, nidx);	/* touches the buffer: no faults in the window */
-		if (!(pl->wl->flags & WL_PERIODIC) && total > PREGEN_MAX)
-			ctl->generated_in_window = 1;
-	}
+	ret = task_order(pl, t, &s, &idx, &nidx, &cap);
+	if (ret)
+		return ret;
 	if ((pl->wl->flags & WL_DEPENDENT) && t == 0 && write_chain(pl, base)) {
 		task_fail(pl, EX_RESOURCE, "out of memory for the chase chain");
 		goto fail;
@@ -309,49 +388,13 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	tr->vmpte_start_kb = read_kb("/proc/self/status", "VmPTE");
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
 		goto fail_perf;
-
-	/* Fault in (copy-on-write after fork) the private pages first touch
-	 * uses, so first-touch-faults counts SGA pages only. */
-	(void)minflt(c->threads);
-	(void)clock_now_ns();
-	if (c->first_touch == FIRST_TOUCH_SERIAL &&
-	    turn_wait(&ctl->ft_turn, t, &ctl->bar, task_poll, pl))
+	if (task_first_touch(pl, t, base, off, &ps))
 		goto fail_perf;
-	f0 = minflt(c->threads);
-	t0 = clock_now_ns();
-	if (c->measure == MEASURE_FIRST_TOUCH)
-		perf_enable(&ps);
-	touch_first(base, pl->ws_pages, 1ull << pl->shift, off);
-	if (c->measure == MEASURE_FIRST_TOUCH) {
-		perf_disable(&ps);
-		t1 = clock_now_ns();
-		tr->accesses = pl->ws_pages;
-		tr->window_ns = t1 - t0;
-	}
-	tr->ft_minflt = minflt(c->threads) - f0;
-	if (c->first_touch == FIRST_TOUCH_SERIAL)
-		turn_next(&ctl->ft_turn);
-	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 2: all touched */
-		goto fail_perf;
-
 	if (c->measure == MEASURE_WINDOW && pl->nwin) {
 		if (timed_windows(pl, t, base, off, &s, idx, nidx, cap, &ps))
 			goto fail_perf;
 	} else {
-		if (c->measure == MEASURE_WINDOW) {
-			uint64_t sum;
-
-			t0 = clock_now_ns();
-			perf_enable(&ps);
-			sum = run_window(pl, base, off, &s, idx, nidx, cap, 1);
-			perf_disable(&ps);
-			t1 = clock_now_ns();
-			__atomic_fetch_add(&ctl->sink, sum, __ATOMIC_RELAXED);
-			tr->accesses = total;
-			tr->window_ns = t1 - t0;
-		}
-		perf_read(&ps, tr->ev);
-		perf_check_dead(pl->specs, tr->ev, pl->nspec);
+		task_one_window(pl, t, base, off, &s, idx, nidx, cap, &ps);
 	}
 	tr->vmpte_kb = read_kb("/proc/self/status", "VmPTE");
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 3: window over */

@@ -36,8 +36,8 @@ WINDOW_CODE uint64_t touch_read_work(const char *base, unsigned shift, size_t of
 	/* zero is 0, but only at run time: the compiler cannot see through the
 	 * asm, so this pass's loads wait for the last pass's chain to end and
 	 * the chain's latency adds to the loop's time instead of hiding
-	 * behind the next loads (it did: 3 and 4 units cost nothing, 2 units
-	 * 15 %, on 4 December 2026) */
+	 * behind the next loads, which would make the cost of N units depend
+	 * on N erratically (Documentation/validation/nightly.md) */
 	__asm__("" : "+r"(zero));
 	off += (size_t)(zero - chain);
 	for (size_t i = 0; i < n; i++)

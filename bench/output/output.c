@@ -223,10 +223,10 @@ void output_json(FILE *f, const struct run_view *v)
 			json_i64(&j, "vmpte_kb", tr->vmpte_kb);
 		else
 			json_null(&j, "vmpte_kb");
-		if (tr->ft_minflt >= 0)
-			json_i64(&j, "first_touch_minflt", tr->ft_minflt);
+		if (tr->first_touch_faults >= 0)
+			json_i64(&j, "first_touch_faults", tr->first_touch_faults);
 		else
-			json_null(&j, "first_touch_minflt");
+			json_null(&j, "first_touch_faults");
 		json_obj_open(&j, "events");
 		for (unsigned e = 0; e < r->nevents; e++)
 			output_ev_json(&j, r->events[e], &tr->ev[e]);

@@ -35,6 +35,20 @@ const struct store_table store_tables[] = {
 };
 #undef TABLE
 
+const struct store_renamed store_renamed[] = {
+	{ "run", "working_set_bytes", "ws_bytes", 3 },
+	{ "task", "first_touch_faults", "ft_minflt", 3 },
+	{ NULL, NULL, NULL, 0 },
+};
+
+const char *store_col_at(const char *table, const char *name, int v)
+{
+	for (const struct store_renamed *r = store_renamed; r->table; r++)
+		if (v < r->version && strcmp(r->table, table) == 0 && strcmp(r->name, name) == 0)
+			return r->old;
+	return name;
+}
+
 const char *store_col_type_name(enum col_type t)
 {
 	return t == COL_INT ? "INTEGER" : t == COL_REAL ? "REAL" : "TEXT";
@@ -135,7 +149,7 @@ void store_run_vals(int64_t machine_id, const struct run_meta *m, const struct r
 	v[RUN_BACKING] = sv_text(m->backing);
 	v[RUN_SHAREDCTX] = sv_int(m->sharedctx);
 	v[RUN_SGA_BYTES] = sv_int((int64_t)m->sga_bytes);
-	v[RUN_WS_BYTES] = sv_int((int64_t)m->ws_bytes);
+	v[RUN_WORKING_SET_BYTES] = sv_int((int64_t)m->working_set_bytes);
 	v[RUN_ROUNDS] = sv_int((int64_t)m->rounds);
 	v[RUN_SEED] = sv_int((int64_t)r->seed);
 	v[RUN_CELL] = sv_text(m->cell);
@@ -153,5 +167,5 @@ void store_task_vals(int64_t run_id, unsigned t, const struct task_result *tr, s
 	tv[TASK_ACCESSES] = sv_int((int64_t)tr->accesses);
 	tv[TASK_WINDOW_NS] = sv_int((int64_t)tr->window_ns);
 	tv[TASK_VMPTE_KB] = tr->vmpte_kb >= 0 ? sv_int(tr->vmpte_kb) : sv_null();
-	tv[TASK_FT_MINFLT] = tr->ft_minflt >= 0 ? sv_int(tr->ft_minflt) : sv_null();
+	tv[TASK_FIRST_TOUCH_FAULTS] = tr->first_touch_faults >= 0 ? sv_int(tr->first_touch_faults) : sv_null();
 }

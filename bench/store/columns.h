@@ -53,7 +53,7 @@ enum col_flag {
 	X(RUN_BACKING, "backing", COL_TEXT, 0) \
 	X(RUN_SHAREDCTX, "sharedctx", COL_INT, 0) \
 	X(RUN_SGA_BYTES, "sga_bytes", COL_INT, 0) \
-	X(RUN_WS_BYTES, "ws_bytes", COL_INT, 0) \
+	X(RUN_WORKING_SET_BYTES, "working_set_bytes", COL_INT, 0) \
 	X(RUN_ROUNDS, "rounds", COL_INT, 0) \
 	X(RUN_SEED, "seed", COL_INT, 0) \
 	X(RUN_CELL, "cell", COL_TEXT, 0) \
@@ -69,7 +69,7 @@ enum col_flag {
 	X(TASK_ACCESSES, "accesses", COL_INT, 0) \
 	X(TASK_WINDOW_NS, "window_ns", COL_INT, 0) \
 	X(TASK_VMPTE_KB, "vmpte_kb", COL_INT, 0) \
-	X(TASK_FT_MINFLT, "ft_minflt", COL_INT, 0)
+	X(TASK_FIRST_TOUCH_FAULTS, "first_touch_faults", COL_INT, 0)
 
 #define VALUE_COLUMNS(X) \
 	X(VALUE_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \
@@ -197,6 +197,20 @@ extern const struct store_table store_tables[];
 enum store_table_id {
 	T_MACHINE, T_RUN, T_TASK, T_VALUE, T_METRIC, T_RUN_WINDOW, T_WINDOW_VALUE, T_TIMING, T_SWEEP, T_NOISE, T_VERDICT, T_NTABLES
 };
+
+/* A column a migration renamed: a database older than that migration has
+ * it under its old name, and readers and 'db merge' still read it. */
+struct store_renamed {
+	const char *table, *name, *old;
+	int version;		/* the schema version that has the new name */
+};
+
+/* Every rename, ending with a NULL table. */
+extern const struct store_renamed store_renamed[];
+
+/* The old name of column name of table, when it was renamed after
+ * schema version v; else name. */
+const char *store_col_at(const char *table, const char *name, int v);
 
 /* The SQL type name of a column type (INTEGER, REAL, TEXT). */
 const char *store_col_type_name(enum col_type t);

@@ -23,6 +23,7 @@ struct merge {
 	struct store_merge_count *c;
 	struct idmap machines;
 	int present[T_NTABLES][64];	/* the input has column i of table t */
+	const char *in_name[T_NTABLES][64];	/* under this name (an older schema: a renamed column's old one) */
 	int has[T_NTABLES];		/* the input has table t (an older schema may not) */
 	struct stmt *sel[T_NTABLES], *find[T_NTABLES], *ins[T_NTABLES], *del[T_NTABLES];
 };
@@ -64,9 +65,14 @@ static int find_present(struct merge *m)
 		while (stmt_step(st) == STMT_ROW) {
 			const char *name = stmt_col_text(st, 1);
 
-			for (int i = 0; i < tb->ncol && i < 64; i++)
-				if (name && strcmp(name, tb->col[i].name) == 0)
+			for (int i = 0; i < tb->ncol && i < 64; i++) {
+				const char *old = store_col_at(tb->name, tb->col[i].name, 0);
+
+				if (name && (strcmp(name, tb->col[i].name) == 0 || strcmp(name, old) == 0)) {
 					m->present[t][i] = m->has[t] = 1;
+					m->in_name[t][i] = strcmp(name, old) == 0 ? old : tb->col[i].name;
+				}
+			}
 		}
 		stmt_finish(st);
 	}
@@ -111,7 +117,7 @@ static int prepare_table(struct merge *m, enum store_table_id t)
 		const struct store_column *c = &tb->col[i];
 
 		cat(sel, sizeof(sel), i ? ", " : "");
-		cat(sel, sizeof(sel), m->present[t][i] ? c->name : "NULL");
+		cat(sel, sizeof(sel), m->present[t][i] ? m->in_name[t][i] : "NULL");
 		if (c->flags & COL_KEY) {
 			char k[192];
 
@@ -241,6 +247,91 @@ static int copy_children(struct merge *m, int64_t src, int64_t dst)
 	return 0;
 }
 
+/* What to do with an input row whose table is not a child table. */
+enum row_action { ROW_ERROR = -1, ROW_INSERT, ROW_SKIP };
+
+/*
+ * Look the input row at sel of table t up in the output by its key and
+ * apply the table's merge rule: ROW_INSERT when the key is new, or when
+ * MERGE_NEWEST finds the input newer (the output's row is deleted first);
+ * ROW_SKIP otherwise (a machine's id is remembered, a run counted as
+ * skipped); ROW_ERROR after saying why.
+ */
+static enum row_action row_rule(struct merge *m, enum store_table_id t, struct stmt *sel)
+{
+	const struct store_table *tb = &store_tables[t];
+	struct stmt *find = m->find[t];
+	int64_t have_id;
+	int rc, newer = 0;
+
+	stmt_reset(find);
+	bind_row(m, t, find, -1);
+	rc = stmt_step(find);
+	if (rc < 0) {
+		error("database: %s", store_errmsg(m->out));
+		return ROW_ERROR;
+	}
+	if (rc != STMT_ROW) {
+		stmt_reset(find);
+		return ROW_INSERT;
+	}
+	have_id = stmt_col_int64(find, 0);
+	for (int i = 0; i < tb->ncol; i++) {
+		const char *a, *b;
+
+		if (!(tb->col[i].flags & COL_NEWER))
+			continue;
+		a = stmt_col_text(sel, i);
+		b = stmt_col_text(find, 1);
+		newer = a && (!b || strcmp(a, b) > 0);
+	}
+	stmt_reset(find);
+	if (tb->merge == MERGE_MAP)
+		return add_id(&m->machines, stmt_col_int64(sel, 0), have_id) ? ROW_ERROR : ROW_SKIP;
+	if (tb->merge == MERGE_RUN) {
+		m->c->runs_skipped++;
+		return ROW_SKIP;
+	}
+	if (!(tb->merge == MERGE_NEWEST && newer))
+		return ROW_SKIP;
+	stmt_reset(m->del[t]);
+	bind_row(m, t, m->del[t], -1);
+	return step_done(m, m->del[t]) ? ROW_ERROR : ROW_INSERT;
+}
+
+/* Count the row of table t just copied as new_id (sel: the input row);
+ * a machine's id is remembered, a run's children copied. 0 or -1. */
+static int row_added(struct merge *m, enum store_table_id t, struct stmt *sel, int64_t new_id)
+{
+	int ret = 0;
+
+	switch (t) {
+	case T_MACHINE:
+		m->c->machines_added++;
+		ret = add_id(&m->machines, stmt_col_int64(sel, 0), new_id);
+		break;
+	case T_RUN:
+		ret = copy_children(m, stmt_col_int64(sel, 0), new_id);
+		m->c->runs_added += !ret;
+		break;
+	case T_SWEEP:
+		m->c->sweeps++;
+		break;
+	case T_TIMING:
+		m->c->timings++;
+		break;
+	case T_NOISE:
+		m->c->noise++;
+		break;
+	case T_VERDICT:
+		m->c->verdicts++;
+		break;
+	default:
+		break;
+	}
+	return ret;
+}
+
 /*
  * Copy the rows of table t (children: of input run src_run, as output run
  * dst_run) by the table's merge rule.
@@ -248,87 +339,26 @@ static int copy_children(struct merge *m, int64_t src, int64_t dst)
 static int copy_table(struct merge *m, enum store_table_id t, int64_t src_run, int64_t dst_run)
 {
 	const struct store_table *tb = &store_tables[t];
-	struct stmt *sel = m->sel[t], *find = m->find[t];
+	struct stmt *sel = m->sel[t];
 	int ret = 0, rc = 0;
 
 	stmt_reset(sel);
 	if (tb->merge == MERGE_CHILD)
 		stmt_bind_int64(sel, 1, src_run);
 	while (!ret && (rc = stmt_step(sel)) == STMT_ROW) {
-		int64_t have_id = -1, new_id;
-		int have, newer = 0;
-
 		if (tb->merge != MERGE_CHILD) {
-			stmt_reset(find);
-			bind_row(m, t, find, -1);
-			rc = stmt_step(find);
-			if (rc < 0) {
-				error("database: %s", store_errmsg(m->out));
-				ret = -1;
-				break;
-			}
-			have = rc == STMT_ROW;
-			if (have) {
-				have_id = stmt_col_int64(find, 0);
-				for (int i = 0; i < tb->ncol; i++) {
-					const char *a, *b;
+			enum row_action act = row_rule(m, t, sel);
 
-					if (!(tb->col[i].flags & COL_NEWER))
-						continue;
-					a = stmt_col_text(sel, i);
-					b = stmt_col_text(find, 1);
-					newer = a && (!b || strcmp(a, b) > 0);
-				}
-			}
-			stmt_reset(find);
-			if (have && tb->merge == MERGE_MAP) {
-				ret = add_id(&m->machines, stmt_col_int64(sel, 0), have_id);
+			if (act == ROW_ERROR)
+				ret = -1;
+			if (act != ROW_INSERT)
 				continue;
-			}
-			if (have && tb->merge == MERGE_RUN) {
-				m->c->runs_skipped++;
-				continue;
-			}
-			if (have && !(tb->merge == MERGE_NEWEST && newer))
-				continue;
-			if (have) {
-				stmt_reset(m->del[t]);
-				bind_row(m, t, m->del[t], -1);
-				ret = step_done(m, m->del[t]);
-				if (ret)
-					break;
-			}
 		}
 		stmt_reset(m->ins[t]);
 		bind_row(m, t, m->ins[t], dst_run);
 		ret = step_done(m, m->ins[t]);
-		if (ret)
-			break;
-		new_id = stmt_insert_id(m->ins[t]);
-		switch (t) {
-		case T_MACHINE:
-			m->c->machines_added++;
-			ret = add_id(&m->machines, stmt_col_int64(sel, 0), new_id);
-			break;
-		case T_RUN:
-			ret = copy_children(m, stmt_col_int64(sel, 0), new_id);
-			m->c->runs_added += !ret;
-			break;
-		case T_SWEEP:
-			m->c->sweeps++;
-			break;
-		case T_TIMING:
-			m->c->timings++;
-			break;
-		case T_NOISE:
-			m->c->noise++;
-			break;
-		case T_VERDICT:
-			m->c->verdicts++;
-			break;
-		default:
-			break;
-		}
+		if (!ret)
+			ret = row_added(m, t, sel, stmt_insert_id(m->ins[t]));
 	}
 	if (!ret && rc < 0) {
 		error("database: reading '%s': %s", store_path(m->in), store_errmsg(m->in));

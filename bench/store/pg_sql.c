@@ -156,105 +156,138 @@ static const struct {
 #define NOW_LITE "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 #define NOW_PG "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
 
+/* The translation of one statement in progress. */
+struct xlate {
+	struct out o;
+	int nparams;		/* the highest parameter number seen */
+	int autoparam;		/* the number the last bare ? took */
+	int glob_next;		/* the next parameter is a GLOB pattern */
+	int ignore;		/* INSERT OR IGNORE seen: ON CONFLICT DO NOTHING at the end */
+	unsigned char *glob;	/* PG_MAXPARAM + 1 flags per parameter */
+};
+
+/* ?N (or a bare ?) at *pp becomes $N; *pp moves past it. Returns nonzero on error. */
+static int xlate_param(struct xlate *x, const char **pp)
+{
+	const char *p = *pp;
+	char num[16];
+	long k = isdigit((unsigned char)p[1]) ? strtol(p + 1, NULL, 10) : ++x->autoparam;
+
+	p++;
+	while (isdigit((unsigned char)*p))
+		p++;
+	*pp = p;
+	if (k < 1 || k > PG_MAXPARAM)
+		return 1;
+	if (k > x->nparams)
+		x->nparams = (int)k;
+	x->glob[k] |= x->glob_next | PG_PARAM_USED;
+	x->glob_next = 0;
+	/*
+	 * $N IS NULL alone does not tell the server N's type: an
+	 * untyped (text) parameter tested so is text.
+	 */
+	snprintf(num, sizeof(num), "$%ld%s", k, null_test(p) ? "::text" : "");
+	return puts_(&x->o, num);
+}
+
+/*
+ * The word at *pp in PostgreSQL's spelling, with the word after it when
+ * SQLite spells one thing with two (NOT GLOB, IS ?N, INSERT OR IGNORE);
+ * after a GLOB, its pattern. *pp moves past what was read. Returns
+ * nonzero on error.
+ */
+static int xlate_word(struct xlate *x, const char **pp)
+{
+	const char *p = *pp, *next;
+	size_t n = word_len(p), m;
+	int bad;
+
+	next = p + n;
+	while (*next == ' ')
+		next++;
+	m = word_len(next);
+	if (is_word(p, n, "NOT") && is_word(next, m, "GLOB")) {
+		bad = puts_(&x->o, "!~");
+		n = (size_t)(next - p) + m;
+	} else if (is_word(p, n, "IS") && *next == '?') {
+		/* x IS ?N: PostgreSQL's IS takes only NULL, TRUE or FALSE */
+		bad = puts_(&x->o, "IS NOT DISTINCT FROM ");
+		n = (size_t)(next - p);
+	} else if (is_word(p, n, "GLOB")) {
+		bad = puts_(&x->o, "~");
+	} else if (is_word(p, n, "INSERT") && is_word(next, m, "OR") &&
+		   strncasecmp(next + m, " IGNORE", 7) == 0) {
+		bad = puts_(&x->o, "INSERT");
+		n = (size_t)(next - p) + m + 7;
+		x->ignore = 1;
+	} else if (is_word(p, n, "strftime") && strncmp(p, NOW_LITE, strlen(NOW_LITE)) == 0) {
+		bad = puts_(&x->o, NOW_PG);
+		n = strlen(NOW_LITE);
+	} else {
+		size_t i;
+
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (is_word(p, n, words[i].from))
+				break;
+		bad = i < sizeof(words) / sizeof(words[0]) ? puts_(&x->o, words[i].to) : put(&x->o, p, n);
+	}
+	p += n;
+	if (x->o.n && x->o.buf[x->o.n - 1] == '~') {
+		/* the glob's pattern: a literal now, a parameter at bind time */
+		while (*p == ' ')
+			bad = bad || put(&x->o, p++, 1);
+		if (*p == '\'')
+			p += glob_literal(&x->o, p, &bad);
+		else
+			x->glob_next = 1;
+	}
+	*pp = p;
+	return bad;
+}
+
+/* INSERT OR IGNORE: ON CONFLICT DO NOTHING, before a RETURNING clause,
+ * which must come last. Returns nonzero on error. */
+static int xlate_ignore(struct xlate *x)
+{
+	char *ret = strstr(x->o.buf, " RETURNING ");
+	size_t at = ret ? (size_t)(ret - x->o.buf) : x->o.n;
+	char *tail = strdup(x->o.buf + at);
+	int bad;
+
+	x->o.n = at;
+	bad = !tail || puts_(&x->o, " ON CONFLICT DO NOTHING") || puts_(&x->o, tail);
+	free(tail);
+	return bad;
+}
+
 char *pg_translate(const char *sql, int *nparams, unsigned char *glob)
 {
-	struct out o = { 0 };
+	struct xlate x = { .glob = glob };
 	const char *p = sql;
-	int bad = puts_(&o, ""), autoparam = 0, glob_next = 0, ignore = 0;
+	int bad = puts_(&x.o, "");
 
-	*nparams = 0;
 	memset(glob, 0, PG_MAXPARAM + 1);
 	while (!bad && *p) {
-		size_t n;
-
 		if (*p == '\'' || *p == '"') {
-			n = quoted_len(p);
-			bad = put(&o, p, n);
+			size_t n = quoted_len(p);
+
+			bad = put(&x.o, p, n);
 			p += n;
 		} else if (*p == '?') {
-			char num[16];
-			long k = isdigit((unsigned char)p[1]) ? strtol(p + 1, NULL, 10) : ++autoparam;
-
-			p++;
-			while (isdigit((unsigned char)*p))
-				p++;
-			if (k < 1 || k > PG_MAXPARAM) {
-				bad = 1;
-				break;
-			}
-			if (k > *nparams)
-				*nparams = (int)k;
-			glob[k] |= glob_next | PG_PARAM_USED;
-			glob_next = 0;
-			/*
-			 * $N IS NULL alone does not tell the server N's type: an
-			 * untyped (text) parameter tested so is text.
-			 */
-			snprintf(num, sizeof(num), "$%ld%s", k, null_test(p) ? "::text" : "");
-			bad = puts_(&o, num);
+			bad = xlate_param(&x, &p);
 		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			const char *next;
-			size_t m;
-
-			n = word_len(p);
-			next = p + n;
-			while (*next == ' ')
-				next++;
-			m = word_len(next);
-			if (is_word(p, n, "NOT") && is_word(next, m, "GLOB")) {
-				bad = puts_(&o, "!~");
-				n = (size_t)(next - p) + m;
-			} else if (is_word(p, n, "IS") && *next == '?') {
-				/* x IS ?N: PostgreSQL's IS takes only NULL, TRUE or FALSE */
-				bad = puts_(&o, "IS NOT DISTINCT FROM ");
-				n = (size_t)(next - p);
-			} else if (is_word(p, n, "GLOB")) {
-				bad = puts_(&o, "~");
-			} else if (is_word(p, n, "INSERT") && is_word(next, m, "OR") &&
-				   strncasecmp(next + m, " IGNORE", 7) == 0) {
-				bad = puts_(&o, "INSERT");
-				n = (size_t)(next - p) + m + 7;
-				ignore = 1;
-			} else if (is_word(p, n, "strftime") && strncmp(p, NOW_LITE, strlen(NOW_LITE)) == 0) {
-				bad = puts_(&o, NOW_PG);
-				n = strlen(NOW_LITE);
-			} else {
-				size_t i;
-
-				for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-					if (is_word(p, n, words[i].from))
-						break;
-				bad = i < sizeof(words) / sizeof(words[0]) ? puts_(&o, words[i].to) : put(&o, p, n);
-			}
-			if (o.n && o.buf[o.n - 1] == '~') {
-				/* the glob's pattern: a literal now, a parameter at bind time */
-				p += n;
-				while (*p == ' ')
-					bad = bad || put(&o, p++, 1);
-				if (*p == '\'')
-					p += glob_literal(&o, p, &bad);
-				else
-					glob_next = 1;
-				continue;
-			}
-			p += n;
+			bad = xlate_word(&x, &p);
 		} else {
-			bad = put(&o, p++, 1);
+			bad = put(&x.o, p++, 1);
 		}
 	}
-	if (!bad && ignore) {
-		/* before a RETURNING clause, which must come last */
-		char *ret = strstr(o.buf, " RETURNING ");
-		size_t at = ret ? (size_t)(ret - o.buf) : o.n;
-		char *tail = strdup(o.buf + at);
-
-		o.n = at;
-		bad = !tail || puts_(&o, " ON CONFLICT DO NOTHING") || puts_(&o, tail);
-		free(tail);
-	}
+	if (!bad && x.ignore)
+		bad = xlate_ignore(&x);
+	*nparams = x.nparams;
 	if (bad) {
-		free(o.buf);
+		free(x.o.buf);
 		return NULL;
 	}
-	return o.buf;
+	return x.o.buf;
 }

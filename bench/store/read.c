@@ -120,7 +120,7 @@ static void fill_run(struct stmt *st, struct stored_run *out)
 	out->meta.backing = out->backing = col_dup(st, 10);
 	out->meta.sharedctx = (int)stmt_col_int64(st, 11);
 	out->meta.sga_bytes = (uint64_t)stmt_col_int64(st, 12);
-	out->meta.ws_bytes = (uint64_t)stmt_col_int64(st, 13);
+	out->meta.working_set_bytes = (uint64_t)stmt_col_int64(st, 13);
 	out->meta.rounds = (uint64_t)stmt_col_int64(st, 14);
 	out->res.seed = (uint64_t)stmt_col_int64(st, 15);
 	out->meta.cell = out->cell = col_dup(st, 16);
@@ -146,9 +146,15 @@ static struct stmt *of_run(struct store *s, const char *sql, int64_t id)
 /* Load the task rows of run id into out. 0 or -3. */
 static int fill_tasks(struct store *s, int64_t id, struct stored_run *out)
 {
-	struct stmt *st = of_run(s, "SELECT task, cpu, accesses, window_ns, vmpte_kb, ft_minflt"
-				 " FROM task WHERE run_id = ?1", id);
-	int rc;
+	char sql[160];
+	struct stmt *st;
+	int rc, v = 0;
+
+	/* read-only, an older database keeps its own column names */
+	store_user_version(s, &v);
+	snprintf(sql, sizeof(sql), "SELECT task, cpu, accesses, window_ns, vmpte_kb, %s FROM task WHERE run_id = ?1",
+		 store_col_at("task", "first_touch_faults", v));
+	st = of_run(s, sql, id);
 
 	if (!st)
 		return -3;
@@ -165,7 +171,7 @@ static int fill_tasks(struct store *s, int64_t id, struct stored_run *out)
 		tr->window_ns = (uint64_t)stmt_col_int64(st, 3);
 		tr->vmpte_kb = col_or_minus1(st, 4);
 		tr->vmpte_start_kb = -1;	/* not stored: sga-pte-bytes is */
-		tr->ft_minflt = col_or_minus1(st, 5);
+		tr->first_touch_faults = col_or_minus1(st, 5);
 		if ((unsigned)t + 1 > out->res.ntasks)
 			out->res.ntasks = (unsigned)t + 1;
 	}
@@ -262,20 +268,23 @@ static void sort_metrics(struct run_result *r)
 /* store_load_run with find_run's codes: -1 none, -2 ambiguous, -3 error. */
 static int load_run(struct store *s, const char *key, struct stored_run *out)
 {
-	static const char *q_run =
-		"SELECT r.id, r.uuid, r.started_at, r.wall_s, r.backend, r.workload, r.tasks,"
-		" r.threads, r.page_size, r.align, r.backing, r.sharedctx, r.sga_bytes, r.ws_bytes,"
-		" r.rounds, r.seed, r.cell, r.label, r.config_json, r.status, r.reason,"
-		" m.fingerprint, m.info_json, r.version FROM run r JOIN machine m ON m.id = r.machine_id"
-		" WHERE r.id = ?1";
+	char q_run[512];
 	struct stmt *st;
 	int64_t id = 0;
-	int ret;
+	int ret, v = 0;
 
 	memset(out, 0, sizeof(*out));
 	ret = find_run(s, key, &id);
 	if (ret)
 		return ret;
+	/* read-only, an older database keeps its own column names */
+	store_user_version(s, &v);
+	snprintf(q_run, sizeof(q_run),
+		 "SELECT r.id, r.uuid, r.started_at, r.wall_s, r.backend, r.workload, r.tasks,"
+		 " r.threads, r.page_size, r.align, r.backing, r.sharedctx, r.sga_bytes, r.%s,"
+		 " r.rounds, r.seed, r.cell, r.label, r.config_json, r.status, r.reason,"
+		 " m.fingerprint, m.info_json, r.version FROM run r JOIN machine m ON m.id = r.machine_id"
+		 " WHERE r.id = ?1", store_col_at("run", "working_set_bytes", v));
 	st = of_run(s, q_run, id);
 	if (!st)
 		return -3;

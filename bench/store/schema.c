@@ -153,5 +153,8 @@ const char *const store_migrations[] = {
 	");\n"
 	"ALTER TABLE verdict ADD COLUMN noise_floor REAL;	-- the cell's A/A floor used, NULL if none\n"
 	"ALTER TABLE verdict ADD COLUMN mde REAL;	-- minimum detectable effect (relative), NULL if none\n",
+	/* 3: one name per quantity, as the options and metrics spell it (store_renamed[]) */
+	"ALTER TABLE run RENAME COLUMN ws_bytes TO working_set_bytes;	-- working set per task\n"
+	"ALTER TABLE task RENAME COLUMN ft_minflt TO first_touch_faults;	-- minor faults during first touch; NULL unknown\n",
 	NULL,
 };

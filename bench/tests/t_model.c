@@ -115,7 +115,7 @@ static void random_config(struct rng *g, struct model_machine *m, struct model_r
 	r->pages = 2 + pick(g, 40);	/* zipf_open loops forever on 1 page (workloads/zipf.c) */
 	r->rounds = 1 + pick(g, 60);
 	r->seed = pick(g, 1000);
-	r->zipf_theta = 0.99;
+	workload_default_args(&r->wl);
 	r->quantum = 1 + pick(g, 50);
 	r->place = (int)pick(g, 3);
 	r->strands = pick(g, 3);
@@ -214,7 +214,7 @@ static void presets_against_reference(void)
 				r.pages = biggest * 3 / 2 + pi;
 				r.rounds = loc ? 4 : 2;
 				r.seed = 11 + p;
-				r.zipf_theta = 0.99;
+				workload_default_args(&r.wl);
 				r.quantum = 3000;
 				r.sharedctx = (int)(pi % 2);
 				r.threads = p == 2 && pi == 1;
@@ -273,7 +273,7 @@ static void presets_as_benchmarked(void)
 			r.pages = 2 * biggest;
 			r.rounds = 3;
 			r.seed = 1;
-			r.zipf_theta = 0.99;
+			workload_default_args(&r.wl);
 			r.quantum = r.pages / 2 + 7;	/* time slicing within the run */
 			n++;
 			if (model_simulate(m, &r, &a) || model_reference(m, &r, &b)) {
@@ -384,7 +384,7 @@ static void flushes_against_reference(void)
 					   (one task), or the strands drift apart (jitter) */
 					run(&r, q ? 6 : 3, 40, 20, 0);
 					r.ops = workload_find(pats[pi]);
-					r.zipf_theta = 0.99;
+					workload_default_args(&r.wl);
 					r.quantum = q ? 50 : 7;
 					r.jitter = q ? 3 : 0;
 					r.startup = 3;

@@ -75,6 +75,54 @@ static int parse(struct cfg *c, char **pos, int *npos, const char *a0, ...)
 	return opt_parse(tab, c, argc, argv, "test", "[OPTIONS]", pos, npos);
 }
 
+/* What opt_render() names a run by: order, unset texts, IF_SET, IF_CHANGED, raw JSON. */
+struct named {
+	uint64_t size, extra, knob;
+	int mode, node;
+	const char *text, *raw;
+};
+
+#define N(x) offsetof(struct named, x)
+
+static const struct opt named_rows[] = {
+	{ .name = "size", .type = OPT_SIZE, .off = N(size), .def = "4k", .cell = "sz", .cell_at = 2,
+	  .conf = "size_bytes" },
+	{ .name = "mode", .type = OPT_CHOICE, .off = N(mode), .choices = "a|b", .def = "b", .cell = "mode",
+	  .cell_at = 1, .conf = "mode" },
+	{ .name = "node", .type = OPT_NODE, .off = N(node), .cell = "node", .cell_at = 3, .conf = "node",
+	  .unset = "none" },
+	{ .name = "text", .type = OPT_STR, .off = N(text), .conf = "text" },
+	{ .name = "extra", .type = OPT_UINT, .off = N(extra), .cell = "extra", .cell_at = 4, .conf = "extra",
+	  .flags = OPT_IF_SET },
+	{ .name = "knob", .type = OPT_UINT, .off = N(knob), .def = "5", .cell = "knob", .cell_at = 3,
+	  .flags = OPT_IF_CHANGED },
+	{ .name = "raw", .type = OPT_STR, .off = N(raw), .conf = "raw", .flags = OPT_DERIVED | OPT_RAW_JSON },
+	{ NULL },
+};
+
+static void check_render(void)
+{
+	struct named v = { 0 };
+	char cell[256], json[256], *argv[] = { "t", "--extra", "2", "--knob", "6", "--node", "1" };
+
+	opt_defaults(named_rows, &v, "t");
+	v.raw = "{\"k\":[1]}";
+	ok(opt_render(named_rows, &v, cell, sizeof(cell), json, sizeof(json)) == 0, "opt_render: 0");
+	ok(strcmp(cell, "mode=b sz=4096 node=none") == 0, "cell in .cell_at order, node unset, extra and knob left out: %s", cell);
+	ok(strcmp(json, "{\"size_bytes\":4096,\"mode\":\"b\",\"node\":null,\"text\":null,\"raw\":{\"k\":[1]}}") == 0,
+	   "configuration in row order, null for unset, raw JSON as it is: %s", json);
+	ok(opt_parse(named_rows, &v, 7, argv, "t", "", NULL, NULL) == 0, "parse --extra --knob --node");
+	v.raw = NULL;
+	opt_render(named_rows, &v, cell, sizeof(cell), json, sizeof(json));
+	ok(strcmp(cell, "mode=b sz=4096 node=1 knob=6 extra=2") == 0, "set values join the cell, ties in row order: %s", cell);
+	ok(strstr(json, "\"node\":\"1\",\"text\":null,\"extra\":2,\"raw\":null}"), "node as text, extra stored: %s", json);
+	ok(opt_render(named_rows, &v, cell, 10, json, sizeof(json)) == -ENOSPC, "a cell too long for its buffer is -ENOSPC");
+	ok(opt_render(named_rows, &v, cell, sizeof(cell), json, 20) == -ENOSPC && strlen(json) < 20,
+	   "a configuration too long for its buffer is -ENOSPC, cut and terminated");
+	argv[1] = "--raw";
+	ok(opt_parse(named_rows, &v, 3, argv, "t", "", NULL, NULL) == -EINVAL, "a derived row is no option");
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -137,5 +185,6 @@ int main(void)
 	ok(parse(&c, NULL, NULL, "--node", "1k", NULL) == -EINVAL, "a node with a suffix");
 	ok(opt_choice_index("4k|2m|1g|thp", "thp") == 3, "choice index");
 	ok(opt_choice_index("4k|2m|1g|thp", "2") == -1, "choice prefix does not match");
+	check_render();
 	return done_testing();
 }

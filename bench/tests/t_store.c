@@ -53,7 +53,7 @@ static void make_result(struct run_result *r, struct task_result *tasks, const c
 	for (int t = 0; t < 2; t++) {
 		tasks[t].cpu = -1;
 		tasks[t].vmpte_kb = 12;
-		tasks[t].ft_minflt = 100 + t;
+		tasks[t].first_touch_faults = 100 + t;
 		tasks[t].ev[0].state = EV_COUNTED;
 		tasks[t].ev[0].raw = 10 + t;
 		tasks[t].ev[0].value = 10 + t;
@@ -69,7 +69,7 @@ int main(void)
 	char dbpath[64];
 	struct sysinfo si;
 	struct run_meta m = { .workload = "rounds", .tasks = 2, .page_size = "4k", .align = "pud",
-			      .backing = "shm", .sga_bytes = 1 << 20, .ws_bytes = 1 << 20, .rounds = 3,
+			      .backing = "shm", .sga_bytes = 1 << 20, .working_set_bytes = 1 << 20, .rounds = 3,
 			      .cell = "cell-a", .label = "t", .config_json = "{\"tasks\":2}" };
 	struct task_result tasks[2];
 	struct run_result r;
@@ -139,7 +139,7 @@ int main(void)
 	ok(store_load_run(db, "1", &s) == 0, "load by run id");
 	ok(strcmp(s.res.uuid, "11111111-1111-4111-8111-111111111111") == 0 && s.res.ntasks == 2 &&
 	   s.res.nevents == 2 && s.res.task[1].ev[1].value == 11 && s.res.task[1].ev[0].state == EV_NO_PMU &&
-	   s.res.task[0].ft_minflt == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
+	   s.res.task[0].first_touch_faults == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
 	   "the run reads back as it was stored (the metric the registry lacks left out)");
 	{
 		struct run_values rv = { 0 };

@@ -57,7 +57,7 @@ static void make_run(int k, struct run_result *r, struct task_result *t, struct 
 	for (int i = 0; i < 2; i++) {
 		t[i].cpu = i;
 		t[i].vmpte_kb = -1;
-		t[i].ft_minflt = 5;
+		t[i].first_touch_faults = 5;
 		t[i].ev[0].state = EV_COUNTED;
 		t[i].ev[0].raw = (uint64_t)(10 * k + i);
 		t[i].ev[0].value = 10 * k + i;
@@ -69,7 +69,7 @@ static void make_run(int k, struct run_result *r, struct task_result *t, struct 
 	m->workload = "rounds";
 	m->tasks = 2;
 	m->page_size = "4k";
-	m->sga_bytes = m->ws_bytes = 1 << 20;
+	m->sga_bytes = m->working_set_bytes = 1 << 20;
 	m->rounds = 2;
 	m->cell = k % 2 ? "cell-b" : "cell-a";
 	m->label = label;

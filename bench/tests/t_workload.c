@@ -12,7 +12,7 @@ static uint32_t *gen(const char *name, uint64_t pages, uint64_t rounds, uint64_t
 		     unsigned task, size_t chunk, uint64_t *n)
 {
 	struct wl_params p = { .pages = pages, .rounds = rounds, .seed = seed, .task = task,
-			       .ntasks = 4, .zipf_theta = 0.99 };
+			       .ntasks = 4 };
 	struct wl_stream s;
 	uint32_t *out;
 	uint64_t got = 0;
@@ -94,16 +94,28 @@ static void old_random(uint64_t pages, uint64_t seed, unsigned task, uint64_t n,
 		out[i] = (uint32_t)rng_below(&g, pages);
 }
 
+/* The workloads' parameters with --zipf-theta theta, as a command line gives them. */
+static void theta_args(struct wl_args *a, double theta)
+{
+	char v[32], *argv[] = { "t_workload", "--zipf-theta", v };
+
+	snprintf(v, sizeof(v), "%.17g", theta);
+	if (opt_parse(workload_option_rows(), a, 3, argv, "t_workload", "", NULL, NULL))
+		abort();
+}
+
 /* The first n accesses of (name, pages, rounds, seed, task, theta) in chunks of `chunk`, into out. */
 static uint64_t gen_into(const char *name, uint64_t pages, uint64_t rounds, uint64_t seed,
 			 unsigned task, double theta, size_t chunk, uint32_t *out, uint64_t n)
 {
+	struct wl_args a;
 	struct wl_params p = { .pages = pages, .rounds = rounds, .seed = seed, .task = task,
-			       .ntasks = task + 1, .zipf_theta = theta };
+			       .ntasks = task + 1, .args = &a };
 	struct wl_stream s;
 	uint64_t got = 0;
 	size_t k;
 
+	theta_args(&a, theta);
 	if (wl_open(&s, workload_find(name), &p))
 		return 0;
 	while (got < n && (k = wl_fill(&s, out + got, chunk < n - got ? chunk : n - got)) > 0)
@@ -189,7 +201,7 @@ int main(void)
 	ok(wl_open(&s, workload_find("rounds"), &bad) != 0, "task >= ntasks refused");
 
 	for (int w = 0; workload_registry[w]; w++) {
-		struct wl_params p1 = { .pages = 1, .rounds = 8, .seed = 3, .ntasks = 1, .zipf_theta = 0.99 };
+		struct wl_params p1 = { .pages = 1, .rounds = 8, .seed = 3, .ntasks = 1 };
 		int zero = 1;
 
 		ok(wl_open(&s, workload_registry[w], &p1) == 0 && wl_fill(&s, one, 8) == 8,

@@ -111,11 +111,18 @@ test_expect_success "all its runs, the missing column NULL" - <<-\EOT
 	test_is "$(sqlite3 "$TMPD/new.db" "SELECT COUNT(*) || ' ' || COUNT(reason) FROM run")" "35 0"
 EOT
 
-# A schema 1 database (no per-window tables, no floor or MDE in verdicts)
-# merges too: the tables it lacks are skipped, not read.
+# A schema 1 database (no per-window tables, no floor or MDE in verdicts,
+# the working set and first-touch faults under their old column names)
+# merges too: the tables it lacks are skipped, not read, and the renamed
+# columns are read by their old names. Its tasks get first-touch faults
+# (model runs have none) so that the renamed column has values to carry.
 cp "$TMPD/local.db" "$TMPD/v1.db"
 sqlite3 "$TMPD/v1.db" "DROP TABLE window_value; DROP TABLE run_window;
-	ALTER TABLE verdict DROP COLUMN noise_floor; ALTER TABLE verdict DROP COLUMN mde; PRAGMA user_version = 1"
+	ALTER TABLE verdict DROP COLUMN noise_floor; ALTER TABLE verdict DROP COLUMN mde;
+	ALTER TABLE run RENAME COLUMN working_set_bytes TO ws_bytes;
+	ALTER TABLE task RENAME COLUMN first_touch_faults TO ft_minflt;
+	UPDATE task SET ft_minflt = 7 + task; PRAGMA user_version = 1"
+v1_sums=$(sqlite3 "$TMPD/v1.db" "SELECT (SELECT SUM(ws_bytes) FROM run) || ' ' || (SELECT SUM(ft_minflt) FROM task)")
 run_sga db merge "$TMPD/v1.db" -o "$TMPD/from-v1.db" --json
 test_expect_success "a schema 1 input merges: exit 0" - <<-\EOT
 	test_is "$rc" 0
@@ -123,5 +130,20 @@ EOT
 test_expect_success "with all its runs, tasks and values" - <<-\EOT
 	test_is "$(sqlite3 "$TMPD/from-v1.db" "SELECT (SELECT COUNT(*) FROM run) || ' ' || (SELECT COUNT(*) FROM task) || ' ' || (SELECT COUNT(*) FROM value)")" \
 		"$(sqlite3 "$TMPD/v1.db" "SELECT (SELECT COUNT(*) FROM run) || ' ' || (SELECT COUNT(*) FROM task) || ' ' || (SELECT COUNT(*) FROM value)")"
+EOT
+test_expect_success "the renamed columns keep their values (working set, first-touch faults)" - <<-\EOT
+	test_is "$(sqlite3 "$TMPD/from-v1.db" "SELECT (SELECT SUM(working_set_bytes) FROM run) || ' ' || (SELECT SUM(first_touch_faults) FROM task)")" \
+		"$v1_sums"
+EOT
+test_expect_success "show reads the schema 1 file as it is (read-only)" - <<-\EOT
+	run_sga show 1 --db "$TMPD/v1.db" --json &&
+	test_is "$rc" 0 &&
+	test_is "$(jq -r '[.tasks[].first_touch_faults] | join(",")' "$TMPD/out")" "7,8"
+EOT
+test_expect_success "storing into the schema 1 file migrates it, values kept" - <<-\EOT
+	"$SGABENCH" sim --tasks 2 --rounds 2 --db "$TMPD/v1.db" --quiet &&
+	test_is "$(sqlite3 "$TMPD/v1.db" "PRAGMA user_version")" "$("$SGABENCH" db schema --json | jq -r .schema_version)" &&
+	test_is "$(sqlite3 "$TMPD/v1.db" "SELECT (SELECT SUM(working_set_bytes) FROM run WHERE id < (SELECT MAX(id) FROM run)) || ' ' || (SELECT SUM(first_touch_faults) FROM task)")" \
+		"$v1_sums"
 EOT
 test_done
