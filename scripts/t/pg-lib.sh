@@ -45,7 +45,7 @@ pg_start() {
 		return 1
 	fi
 	if ! pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-		-o "-c listen_addresses='' -k $PG_SOCK -c fsync=off -c shared_buffers=16MB -c max_connections=40" \
+		-o "-c listen_addresses='' -k $PG_SOCK -c fsync=off -c shared_buffers=16MB -c max_connections=40 -c huge_pages=off" \
 		start >/dev/null 2>&1; then
 		pg_why="pg_ctl start failed: $(tail -n 1 "$PG_DIR/server.log" 2>/dev/null)"
 		return 1

@@ -49,7 +49,8 @@ kill -9 "$bg"
 wait "$bg" 2>/dev/null || true
 test_expect_success "kill -9 of the parent: no task survives" 'children_gone'
 test_expect_success "kill -9 of the parent: no SysV segment left" 'test_is "$(shm_count_by "$bg")" 0'
-test_expect_success HUGEPAGES "kill -9 of the parent: hugepages free again" 'test "$(hp_free)" -ge "$free0"'
+hp_alone HP_ALONE1
+test_expect_success HUGEPAGES,HP_ALONE1 "kill -9 of the parent: hugepages free again" 'test "$(hp_free)" -ge "$free0"'
 test_expect_success "kill -9 of the parent: no run stored" 'test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM run")" "$runs_before"'
 test_expect_success "database integrity after kill -9" 'test_is "$(sqlite3 "$db" "PRAGMA integrity_check")" ok'
 
@@ -62,7 +63,8 @@ test_expect_success "kill -9 of one task: the run fails with exit 1" 'test_is "$
 test_expect_success "kill -9 of one task: the error names the killed task" 'grep -q "pid $victim) was killed by signal 9" "$TMPD/bg.err"'
 test_expect_success "kill -9 of one task: no task survives" 'children_gone'
 test_expect_success "kill -9 of one task: no SysV segment left" 'test_is "$(shm_count_by "$bg")" 0'
-test_expect_success HUGEPAGES "kill -9 of one task: hugepages free again" 'test "$(hp_free)" -ge "$free0"'
+hp_alone HP_ALONE2
+test_expect_success HUGEPAGES,HP_ALONE2 "kill -9 of one task: hugepages free again" 'test "$(hp_free)" -ge "$free0"'
 test_expect_success "kill -9 of one task: stored only as a failed row with its reason and no values" - <<-\EOT
 	test_is \
 	"$(sqlite3 "$db" "SELECT status || '|' || (reason LIKE '%killed by signal 9%') || '|' || (SELECT COUNT(*) FROM value WHERE run_id = run.id) || '|' || (SELECT COUNT(*) FROM task WHERE run_id = run.id) FROM run ORDER BY id DESC LIMIT 1")" "failed|1|0|0"
@@ -77,9 +79,11 @@ for sig in TERM INT; do
 	test_expect_success "SIG$sig: says it was interrupted" 'grep -q "interrupted by" "$TMPD/bg.err"'
 	test_expect_success "SIG$sig: no task survives" 'children_gone'
 	test_expect_success "SIG$sig: no SysV segment left" 'test_is "$(shm_count_by "$bg")" 0'
-	test_expect_success HUGEPAGES "SIG$sig: hugepages free again" 'test "$(hp_free)" -ge "$free0"'
+	hp_alone "HP_ALONE_$sig"
+	test_expect_success "HUGEPAGES,HP_ALONE_$sig" "SIG$sig: hugepages free again" 'test "$(hp_free)" -ge "$free0"'
 done
-test_expect_success HUGEPAGES "no hugepage reservation left behind (Rsvd $(hp_rsvd) <= $rsvd0)" 'test "$(hp_rsvd)" -le "$rsvd0"'
+hp_alone HP_ALONE3
+test_expect_success HUGEPAGES,HP_ALONE3 "no hugepage reservation left behind (Rsvd $(hp_rsvd) <= $rsvd0)" 'test "$(hp_rsvd)" -le "$rsvd0"'
 test_expect_success "database integrity at the end" 'test_is "$(sqlite3 "$db" "PRAGMA integrity_check")" ok'
 test_expect_success "no run has values unless it is ok" - <<-\EOT
 	test_is \

@@ -329,6 +329,26 @@ hp_free() {
 	awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo
 }
 
+# no_hugepage_users: no process maps hugetlb pages now. The pool's free and
+# reserved counts are the whole machine's: when another job maps hugepages
+# (a PostgreSQL server, another benchmark), they cannot tell whether this
+# test's own runs gave theirs back.
+no_hugepage_users() {
+	for f in /proc/[0-9]*/smaps_rollup; do
+		if awk '/^(Shared|Private)_Hugetlb:/ && $2 > 0 { u = 1 } END { exit !u }' "$f" 2>/dev/null; then
+			f=${f#/proc/}
+			echo "# process ${f%%/*} maps hugepages"
+			return 1
+		fi
+	done
+}
+
+# hp_alone NAME: set prerequisite NAME (a new name at each use) when
+# no_hugepage_users holds now, for a check of the pool's counts.
+hp_alone() {
+	test_prereq_if "$1" "another process maps hugepages: the pool's counts are not this test's" no_hugepage_users
+}
+
 # Make at least $1 free 2 MiB hugepages available for this test; restore the
 # pool at exit. Returns 1 (so the caller skips) when that is impossible.
 need_hugepages() {
