@@ -215,8 +215,12 @@ static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, stru
 		int i = (int)(j / 2 % NROWS);
 		double v = 0;
 
-		/* event 0 is dTLB-load-misses: the model's page walks */
-		result_event_total(&jb->res, 0, &v);
+		/* dTLB-load-misses as T2's driver counts it (the DTLB's misses),
+		 * as the published column was counted */
+		v = NAN;
+		for (unsigned e = 0; e < jb->res.nevents; e++)
+			if (strcmp(jb->res.events[e], "dTLB-load-misses") == 0)
+				result_event_total(&jb->res, e, &v);
 		if (db)
 			ret = table_store(tc, si, db, jb);
 		if (jb->shared) {

@@ -343,3 +343,46 @@ unsigned *model_schedule(const struct model_run *r, unsigned core, unsigned n, u
 	*len = l;
 	return s;
 }
+
+void model_count_levels(const struct model_machine *m, unsigned psz, int *l1, int *l2)
+{
+	*l1 = *l2 = -1;
+	for (unsigned k = 0; k < m->nlevels; k++) {
+		if (!(m->level[k].psz_mask & (1u << psz)))
+			continue;
+		if (*l1 < 0) {
+			*l1 = (int)k;
+		} else {
+			*l2 = (int)k;
+			return;
+		}
+	}
+}
+
+int model_count_of(const struct model_machine *m, unsigned psz, const struct model_task *t,
+		   int c, uint64_t *n)
+{
+	int l1, l2;
+
+	model_count_levels(m, psz, &l1, &l2);
+	switch (c) {
+	case MC_ACCESSES:
+		*n = t->accesses;
+		return 0;
+	case MC_L1_MISSES:
+		if (l1 < 0)
+			return -ENOENT;
+		*n = t->misses[l1];
+		return 0;
+	case MC_L2_MISSES:
+		if (l2 < 0)
+			return -ENOENT;
+		*n = t->misses[l2];
+		return 0;
+	case MC_WALKS:
+		*n = t->walks;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}

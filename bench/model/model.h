@@ -15,7 +15,9 @@
  *    running task is switched after `quantum` accesses, round-robin.
  *  - An access probes the levels that hold the run's page size, in order.
  *    A hit at level k fills the levels probed before it; a miss in all of
- *    them is a page walk (dTLB-load-misses) and fills every probed level.
+ *    them is a page walk (dtlb-walks) and fills every probed level. The
+ *    generic dTLB-loads and dTLB-load-misses count what the machine's
+ *    Linux driver counts (struct model_machine's ev_* and counters).
  *  - Tags: ctx2 matches an entry whose context equals the task's context
  *    register 0 or 1; a shared context (--sharedctx) puts the area's
  *    entries in register 1's context, the same for every task. asid: one
@@ -58,6 +60,29 @@ struct model_level {
 	double hit_cycles;	/* cost of probing this level (estimate) */
 };
 
+/*
+ * What a Linux generic event counts on a machine, in the model's terms:
+ * every access, the misses of the first or second data-TLB level that
+ * holds the run's page size, or the accesses that missed them all (page
+ * walks). MC_UNSUPPORTED: the CPU's driver maps no event to it.
+ */
+enum model_count { MC_UNSUPPORTED, MC_ACCESSES, MC_L1_MISSES, MC_L2_MISSES, MC_WALKS };
+
+/*
+ * The model's plain counter names, one row each: the enum model_count it
+ * counts, the event name stored per task (a count), and its meaning. A
+ * run stores these beside the generic names; a metric registry takes its
+ * rows from here. "L1" and "L2" are the first and second levels that hold
+ * the run's page size (Skylake's l1d-2m and stlb for 2 MiB pages).
+ */
+#define MODEL_PLAIN_COUNTERS(X) \
+	X(MC_L1_MISSES, "l1-dtlb-misses", \
+	  "lookups that missed the first data-TLB level holding the page size (its refills)") \
+	X(MC_L2_MISSES, "l2-dtlb-misses", \
+	  "lookups that missed the second data-TLB level holding the page size") \
+	X(MC_WALKS, "dtlb-walks", \
+	  "accesses that missed every data-TLB level: page-table walks, all completed")
+
 struct model_machine {
 	char name[32];		/* preset name, "custom" or "host" */
 	char desc[160];		/* one line: the CPU */
@@ -71,6 +96,9 @@ struct model_machine {
 	double walk_cycles;	/* cost of one page walk (estimate) */
 	double ghz;		/* clock, to turn cycles into an estimated time */
 	const char *default_page;	/* page size for runs that do not name one */
+	int ev_loads;		/* enum model_count the driver's dTLB-loads counts */
+	int ev_load_misses;	/* enum model_count the driver's dTLB-load-misses counts */
+	char counters[480];	/* what the driver's events count here: file and line */
 };
 
 enum model_place { MPLACE_SMT, MPLACE_SPREAD, MPLACE_SAME_CPU };
@@ -97,8 +125,8 @@ struct model_run {
 /* What one task saw. */
 struct model_task {
 	unsigned core, strand;	/* where it ran */
-	uint64_t accesses;	/* dTLB-loads in the model: every access probes the TLB */
-	uint64_t walks;		/* accesses that missed every level: dTLB-load-misses */
+	uint64_t accesses;	/* every access probes the TLB */
+	uint64_t walks;		/* accesses that missed every level: page walks (dtlb-walks) */
 	uint64_t probes[MODEL_LEVELS];	/* lookups made in each level */
 	uint64_t misses[MODEL_LEVELS];	/* lookups that missed in each level */
 	uint64_t switches;	/* times this task was switched in after another task */
@@ -177,6 +205,17 @@ void model_stats_free(struct model_stats *st);
 /* Sum over tasks: walks, accesses. */
 uint64_t model_total_walks(const struct model_stats *st);
 uint64_t model_total_accesses(const struct model_stats *st);
+
+/*
+ * Levels that are a task's L1 and L2 for page size psz on m: the first and
+ * second that hold it, or -1 (a machine with one level has no L2).
+ */
+void model_count_levels(const struct model_machine *m, unsigned psz, int *l1, int *l2);
+
+/* What t counted as c (enum model_count) for page size psz. Returns 0, or
+ * -ENOENT when m has no such counter (unsupported, or no second level). */
+int model_count_of(const struct model_machine *m, unsigned psz, const struct model_task *t,
+		   int c, uint64_t *n);
 
 /* Estimated cycles of one task's translations: probes * hit cycles of each
  * level plus walks * walk cycles. An estimate, not a measurement. */

@@ -13,6 +13,11 @@
 #include "machine/sysinfo.h"
 
 #define PS(x) (1u << PSZ_##x)
+/* The Linux 6.1 perf drivers the counter notes cite, by file. */
+#define SPARC_DRV "Linux 6.1 arch/sparc/kernel/perf_event.c: "
+#define INTEL_DRV "Linux 6.1 arch/x86/events/intel/core.c: "
+#define AMD_DRV "Linux 6.1 arch/x86/events/amd/core.c: "
+#define ARM_DRV "Linux 6.1 arch/arm64/kernel/perf_event.c: "
 #define SPARC_PS (PS(8K) | PS(64K) | PS(4M) | PS(256M))
 
 static const struct model_machine ultrasparc_t2 = {
@@ -27,6 +32,10 @@ static const struct model_machine ultrasparc_t2 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS, 0 } },
 	.tag = TAG_CTX2, .cores = 8, .strands = 8, .walk_cycles = 60, .ghz = 1.4,
 	.default_page = "4m",
+	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
+	.counters = SPARC_DRV "niagara2 and niagara3 take niagara2_pmu (lines 1699-1701); dTLB-load-misses "
+		    "is event 0x0b08 (539), the DTLB's misses: the one level, so l1-dtlb-misses = dtlb-walks "
+		    "(each a hardware tablewalk of the TSB); dTLB-loads is CACHE_OP_UNSUPPORTED (538)",
 };
 
 static const struct model_machine sparc_t4 = {
@@ -39,6 +48,10 @@ static const struct model_machine sparc_t4 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS | PS(2G), 0 } },
 	.tag = TAG_CTX2, .cores = 8, .strands = 8, .walk_cycles = 80, .ghz = 3.0,
 	.default_page = "4m",
+	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
+	.counters = SPARC_DRV "niagara4 and niagara5 take niagara4_pmu (lines 1704-1706); dTLB-load-misses "
+		    "is event (17 << 6) | 0x3f (676), the DTLB's misses: the one level, so l1-dtlb-misses = "
+		    "dtlb-walks; dTLB-loads is CACHE_OP_UNSUPPORTED (675)",
 };
 
 static const struct model_machine sparc_m7 = {
@@ -51,6 +64,10 @@ static const struct model_machine sparc_m7 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS | PS(2G) | PS(16G), 0 } },
 	.tag = TAG_CTX2, .cores = 32, .strands = 8, .walk_cycles = 80, .ghz = 4.13,
 	.default_page = "4m",
+	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
+	.counters = SPARC_DRV "sparc-m7 takes sparc_m7_pmu (lines 1709-1710), whose cache map is niagara4's "
+		    "(783): dTLB-load-misses is event (17 << 6) | 0x3f (676), the DTLB's misses: the one level, "
+		    "so l1-dtlb-misses = dtlb-walks; dTLB-loads is CACHE_OP_UNSUPPORTED (675)",
 };
 
 static const struct model_machine intel_skylake = {
@@ -71,6 +88,11 @@ static const struct model_machine intel_skylake = {
 	},
 	.tag = TAG_ASID, .cores = 4, .strands = 2, .walk_cycles = 30, .ghz = 4.0,
 	.default_page = "2m",
+	.ev_loads = MC_ACCESSES, .ev_load_misses = MC_WALKS,
+	.counters = INTEL_DRV "Skylake takes skl_hw_cache_event_ids (lines 6418, 6425); dTLB-loads is "
+		    "MEM_INST_RETIRED.ALL_LOADS, every retired load (661); dTLB-load-misses is "
+		    "DTLB_LOAD_MISSES.WALK_COMPLETED, completed walks (662): dtlb-walks. No generic event "
+		    "counts the L1 DTLB's or the STLB's misses",
 };
 
 static const struct model_machine amd_zen2 = {
@@ -87,6 +109,11 @@ static const struct model_machine amd_zen2 = {
 	},
 	.tag = TAG_ASID, .cores = 8, .strands = 2, .walk_cycles = 35, .ghz = 3.5,
 	.default_page = "2m",
+	.ev_loads = MC_L1_MISSES, .ev_load_misses = MC_WALKS,
+	.counters = AMD_DRV "family 17h and later take amd_hw_cache_event_ids_f17h (lines 1483-1484); "
+		    "dTLB-loads is 0xff45, all L2 DTLB accesses, i.e. the L1 DTLB's misses (179): "
+		    "l1-dtlb-misses; dTLB-load-misses is 0xf045, L2 DTLB misses, i.e. page walks (180): "
+		    "dtlb-walks",
 };
 
 static const struct model_machine arm_n1 = {
@@ -103,6 +130,11 @@ static const struct model_machine arm_n1 = {
 	},
 	.tag = TAG_ASID, .cores = 64, .strands = 1, .walk_cycles = 30, .ghz = 3.0,
 	.default_page = "2m",
+	.ev_loads = MC_ACCESSES, .ev_load_misses = MC_L1_MISSES,
+	.counters = ARM_DRV "neoverse-n1 takes the PMUv3 maps (lines 1303, 1286); dTLB-loads is L1D_TLB, "
+		    "every L1 data TLB access (67); dTLB-load-misses is L1D_TLB_REFILL, every L1 refill, "
+		    "those the L2 TLB serves included (66): l1-dtlb-misses; walks are armv8_pmuv3/dtlb_walk/ "
+		    "(DTLB_WALK, 227): dtlb-walks; L2 refills l2d_tlb_refill (220, instruction-side too)",
 };
 
 const struct model_machine *const model_presets[] = {
@@ -145,6 +177,39 @@ static unsigned mask_of(const char *list)
 		if (!model_psz_parse(w, &psz))
 			mask |= 1u << psz;
 	return mask;
+}
+
+/*
+ * What this machine's driver counts as dTLB-loads and dTLB-load-misses,
+ * from the CPU's vendor and family as the drivers choose their tables;
+ * unsupported where we have not read the driver's choice.
+ */
+static void host_counters(const struct sysinfo *si, struct model_machine *m)
+{
+	m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
+	if (strcmp(si->cpu_vendor, "AuthenticAMD") == 0 && si->family >= 0x17) {
+		m->ev_loads = MC_L1_MISSES;
+		m->ev_load_misses = MC_WALKS;
+		snprintf(m->counters, sizeof(m->counters), AMD_DRV "family %#x takes "
+			 "amd_hw_cache_event_ids_f17h (lines 1483-1484): dTLB-loads 0xff45, L1 DTLB misses "
+			 "(179); dTLB-load-misses 0xf045, walks (180)", si->family);
+	} else if (strcmp(si->cpu_vendor, "GenuineIntel") == 0) {
+		m->ev_loads = MC_ACCESSES;
+		m->ev_load_misses = MC_WALKS;
+		snprintf(m->counters, sizeof(m->counters), INTEL_DRV "as Skylake's table (661-662): "
+			 "dTLB-loads every load, dTLB-load-misses walks; other Intel families map a walk "
+			 "event too (e.g. MISS_CAUSES_A_WALK, 1046), not checked per model");
+	} else if (strcmp(si->arch, "aarch64") == 0) {
+		m->ev_loads = MC_ACCESSES;
+		m->ev_load_misses = MC_L1_MISSES;
+		snprintf(m->counters, sizeof(m->counters), ARM_DRV "the PMUv3 maps (66-67): dTLB-loads "
+			 "L1D_TLB, dTLB-load-misses L1D_TLB_REFILL; some cores take read-only variants "
+			 "(100, 132), not checked per core");
+	} else {
+		snprintf(m->counters, sizeof(m->counters), "no driver table read for vendor '%s' on %s: "
+			 "dTLB-loads and dTLB-load-misses are not stored; read the plain names",
+			 si->cpu_vendor, si->arch);
+	}
 }
 
 int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
@@ -198,5 +263,6 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 	m->walk_cycles = 35;
 	m->ghz = 3.0;
 	m->default_page = strcmp(si->arch, "sparc64") == 0 ? "4m" : "2m";
+	host_counters(si, m);
 	return 0;
 }

@@ -35,6 +35,9 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		m->walk_cycles = 30;
 		m->ghz = 3.0;
 		m->default_page = "4k";
+		m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
+		snprintf(m->counters, sizeof(m->counters), "a custom TLB has no CPU, so no driver defines "
+			 "dTLB-loads or dTLB-load-misses: read l1-dtlb-misses, l2-dtlb-misses, dtlb-walks");
 		if (!c->tlb) {
 			snprintf(err, errlen, "--machine custom needs --tlb");
 			return -EINVAL;
@@ -145,6 +148,20 @@ char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
 	return buf;
 }
 
+/* The plain name of an enum model_count, "accesses" or "unsupported". */
+static const char *count_name(int c)
+{
+	switch (c) {
+#define NAME_CASE(id, name, meaning) case id: return name;
+	MODEL_PLAIN_COUNTERS(NAME_CASE)
+#undef NAME_CASE
+	case MC_ACCESSES:
+		return "accesses";
+	default:
+		return "unsupported";
+	}
+}
+
 char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
 		      const struct model_run *r, char *buf, size_t len)
 {
@@ -164,6 +181,9 @@ char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
 	json_str(&j, "desc", m->desc);
 	json_str(&j, "source", m->source);
 	json_str(&j, "inferred", m->inferred);
+	json_str(&j, "counters", m->counters);
+	json_str(&j, "dTLB-loads", count_name(m->ev_loads));
+	json_str(&j, "dTLB-load-misses", count_name(m->ev_load_misses));
 	json_str(&j, "tag", choice(MODEL_TAG_CHOICES, m->tag, b, sizeof(b)));
 	json_u64(&j, "cores", m->cores);
 	json_u64(&j, "strands", m->strands);
@@ -217,11 +237,37 @@ static void counted(struct ev_value *v, uint64_t n)
 	v->state = EV_COUNTED;
 }
 
+/* The model's plain counters (model.h), in the order they are stored. */
+static const struct {
+	int c;
+	const char *name;
+} plain[] = {
+#define PLAIN_ROW(id, name, meaning) { id, name },
+	MODEL_PLAIN_COUNTERS(PLAIN_ROW)
+#undef PLAIN_ROW
+};
+#define NPLAIN (sizeof(plain) / sizeof(plain[0]))
+
+/* A generic event as the machine's driver defines it (c: enum model_count):
+ * counted, or unsupported when the driver maps no event to it. */
+static void driver_event(const struct model_machine *m, const struct model_run *r,
+			 const struct model_task *t, int c, struct ev_value *v)
+{
+	uint64_t n;
+
+	if (model_count_of(m, r->psz, t, c, &n))
+		v->state = EV_UNSUPPORTED;
+	else
+		counted(v, n);
+}
+
 int sim_result(const struct model_machine *m, const struct model_run *r,
 	       const struct model_stats *st, double wall_s, struct run_result *res)
 {
+	int plain_ev[NPLAIN];
 	double cycles = 0;
-	unsigned e;
+	unsigned e, nplain;
+	uint64_t misses = 0;
 
 	memset(res, 0, sizeof(*res));
 	result_stamp(res);
@@ -237,6 +283,16 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	snprintf(res->events[1], sizeof(res->events[1]), "dTLB-loads");
 	snprintf(res->events[2], sizeof(res->events[2]), "iTLB-load-misses");
 	e = 3;
+	for (unsigned k = 0; k < NPLAIN; k++) {
+		uint64_t n;
+
+		/* a counter the machine lacks (no second level) is not listed */
+		if (st->ntasks && model_count_of(m, r->psz, &st->task[0], plain[k].c, &n))
+			continue;
+		plain_ev[e - 3] = plain[k].c;
+		snprintf(res->events[e++], sizeof(res->events[0]), "%s", plain[k].name);
+	}
+	nplain = e - 3;
 	for (unsigned k = 0; k < m->nlevels && e < EV_MAX; k++, e++)
 		snprintf(res->events[e], sizeof(res->events[e]), "model-%.40s-misses", m->level[k].name);
 	res->nevents = e;
@@ -249,11 +305,17 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		tr->vmpte_kb = -1;
 		tr->vmpte_start_kb = -1;
 		tr->ft_minflt = -1;
-		counted(&tr->ev[0], t->walks);
-		counted(&tr->ev[1], t->accesses);
+		driver_event(m, r, t, m->ev_load_misses, &tr->ev[0]);
+		driver_event(m, r, t, m->ev_loads, &tr->ev[1]);
 		tr->ev[2].state = EV_NOT_MODELLED;
-		for (unsigned k = 0; k < m->nlevels && 3 + k < EV_MAX; k++)
-			counted(&tr->ev[3 + k], t->misses[k]);
+		for (unsigned k = 0; k < nplain; k++) {
+			uint64_t n = 0;
+
+			model_count_of(m, r->psz, t, plain_ev[k], &n);
+			counted(&tr->ev[3 + k], n);
+		}
+		for (unsigned k = 0; k < m->nlevels && 3 + nplain + k < EV_MAX; k++)
+			counted(&tr->ev[3 + nplain + k], t->misses[k]);
 		cycles += model_est_cycles(m, t);
 	}
 	result_set_metric(res, "model-wall-s", wall_s);
@@ -263,8 +325,16 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	result_set_metric(res, "model-period-cycles", (double)st->period_cycles);
 	if (wall_s > 0)
 		result_set_metric(res, "model-accesses-per-s", (double)model_total_accesses(st) / wall_s);
-	result_set_metric(res, "dtlb-misses-per-round",
-			  (double)model_total_walks(st) / (double)r->rounds);
+	/* dTLB-load-misses per round, as the driver defines it (T2: the DTLB's misses) */
+	for (unsigned i = 0; i < st->ntasks; i++) {
+		uint64_t n;
+
+		if (model_count_of(m, r->psz, &st->task[i], m->ev_load_misses, &n))
+			break;
+		misses += n;
+		if (i + 1 == st->ntasks)
+			result_set_metric(res, "dtlb-misses-per-round", (double)misses / (double)r->rounds);
+	}
 	result_set_metric(res, "est-translation-cycles", cycles);
 	if (m->ghz > 0) {
 		result_set_metric(res, "est-translation-s", cycles / (m->ghz * 1e9));
@@ -289,6 +359,7 @@ void sim_list_machines(FILE *f)
 			m->default_page);
 		fprintf(f, "  costs    walk %g cycles at %g GHz (estimates)\n", m->walk_cycles, m->ghz);
 		fprintf(f, "  source   %s\n", m->source);
+		fprintf(f, "  counters %s\n", m->counters);
 		if (m->inferred[0])
 			fprintf(f, "  inferred %s\n", m->inferred);
 		fputc('\n', f);
