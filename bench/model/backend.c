@@ -54,15 +54,15 @@ static const struct opt model_opts[] = {
 	{ .name = "quantum", .type = OPT_UINT, .off = O(quantum), .min = 1,
 	  .metavar = "N", .def = "100000",
 	  .help = "accesses before tasks time-sliced on one strand switch" },
-	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .max = 4096,
+	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .min = 1, .max = 4096,
 	  .metavar = "N", .defhelp = "all",
-	  .help = "strands per core the tasks may use" },
+	  .help = "strands per core the tasks may use (at most the machine's)" },
 	{ .name = "place", .type = OPT_CHOICE, .off = O(place), .choices = MODEL_PLACE_CHOICES,
 	  .def = "smt",
 	  .help = "fill a core's strands first, one task per core first, or all on one strand" },
-	{ .name = "cores", .type = OPT_UINT, .off = O(cores), .max = 4096,
+	{ .name = "cores", .type = OPT_UINT, .off = O(cores), .min = 1, .max = 4096,
 	  .metavar = "N", .defhelp = "the machine's",
-	  .help = "cores of the machine" },
+	  .help = "cores of the machine (at most its largest published part)" },
 	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
 	  .metavar = "N", .defhelp = "0 (lockstep)",
 	  .help = "seeded issue order: each strand issues N times per period, shuffled" },
@@ -144,9 +144,12 @@ static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan,
 		free(p);
 		return ret;
 	}
-	if (p->r.sharedctx && p->m.tag != TAG_CTX2)
-		warning("sim: --sharedctx has no effect with tag '%s': only ctx2 shares TLB entries",
+	if (p->r.sharedctx && p->m.tag != TAG_CTX2) {
+		warning("sim: --sharedctx: tag '%s' cannot share TLB entries between address spaces "
+			"(only ctx2 can), so the run is stored as not shared (sharedctx=0)",
 			opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)));
+		p->r.sharedctx = 0;
+	}
 	model_describe(p);
 	*plan = p;
 	return 0;

@@ -96,6 +96,9 @@ struct model_machine {
 	double walk_cycles;	/* cost of one page walk (estimate) */
 	double ghz;		/* clock, to turn cycles into an estimated time */
 	const char *default_page;	/* page size for runs that do not name one */
+	const char *arch;	/* "x86-64", "sparc64", "arm64", or NULL (custom) */
+	unsigned arch_psz;	/* page sizes the architecture maps (1 << enum model_psz) */
+	unsigned max_cores;	/* the most cores of a published part (--cores), 0: cores */
 	int ev_loads;		/* enum model_count the driver's dTLB-loads counts */
 	int ev_load_misses;	/* enum model_count the driver's dTLB-load-misses counts */
 	char counters[480];	/* what the driver's events count here: file and line */

@@ -19,6 +19,11 @@
 #define AMD_DRV "Linux 6.1 arch/x86/events/amd/core.c: "
 #define ARM_DRV "Linux 6.1 arch/arm64/kernel/perf_event.c: "
 #define SPARC_PS (PS(8K) | PS(64K) | PS(4M) | PS(256M))
+/* Page sizes each architecture maps: x86-64 4K, 2M, 1G (Intel SDM vol. 3A
+ * 4.5); arm64 4K, 16K and 64K granules with their block and contiguous
+ * sizes as Linux's hugetlb offers them (Documentation/arm64/hugetlbpage.rst). */
+#define X86_PS (PS(4K) | PS(2M) | PS(1G))
+#define ARM64_PS (PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G) | PS(16G))
 
 static const struct model_machine ultrasparc_t2 = {
 	.name = "ultrasparc-t2",
@@ -32,6 +37,7 @@ static const struct model_machine ultrasparc_t2 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS, 0 } },
 	.tag = TAG_CTX2, .cores = 8, .strands = 8, .walk_cycles = 60, .ghz = 1.4,
 	.default_page = "4m",
+	.arch = "sparc64", .arch_psz = SPARC_PS,
 	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
 	.counters = SPARC_DRV "niagara2 and niagara3 take niagara2_pmu (lines 1699-1701); dTLB-load-misses "
 		    "is event 0x0b08 (539), the DTLB's misses: the one level, so l1-dtlb-misses = dtlb-walks "
@@ -48,6 +54,7 @@ static const struct model_machine sparc_t4 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS | PS(2G), 0 } },
 	.tag = TAG_CTX2, .cores = 8, .strands = 8, .walk_cycles = 80, .ghz = 3.0,
 	.default_page = "4m",
+	.arch = "sparc64", .arch_psz = SPARC_PS | PS(2G),
 	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
 	.counters = SPARC_DRV "niagara4 and niagara5 take niagara4_pmu (lines 1704-1706); dTLB-load-misses "
 		    "is event (17 << 6) | 0x3f (676), the DTLB's misses: the one level, so l1-dtlb-misses = "
@@ -64,6 +71,7 @@ static const struct model_machine sparc_m7 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS | PS(2G) | PS(16G), 0 } },
 	.tag = TAG_CTX2, .cores = 32, .strands = 8, .walk_cycles = 80, .ghz = 4.13,
 	.default_page = "4m",
+	.arch = "sparc64", .arch_psz = SPARC_PS | PS(2G) | PS(16G),
 	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
 	.counters = SPARC_DRV "sparc-m7 takes sparc_m7_pmu (lines 1709-1710), whose cache map is niagara4's "
 		    "(783): dTLB-load-misses is event (17 << 6) | 0x3f (676), the DTLB's misses: the one level, "
@@ -88,6 +96,7 @@ static const struct model_machine intel_skylake = {
 	},
 	.tag = TAG_ASID, .cores = 4, .strands = 2, .walk_cycles = 30, .ghz = 4.0,
 	.default_page = "2m",
+	.arch = "x86-64", .arch_psz = X86_PS,
 	.ev_loads = MC_ACCESSES, .ev_load_misses = MC_WALKS,
 	.counters = INTEL_DRV "Skylake takes skl_hw_cache_event_ids (lines 6418, 6425); dTLB-loads is "
 		    "MEM_INST_RETIRED.ALL_LOADS, every retired load (661); dTLB-load-misses is "
@@ -109,6 +118,7 @@ static const struct model_machine amd_zen2 = {
 	},
 	.tag = TAG_ASID, .cores = 8, .strands = 2, .walk_cycles = 35, .ghz = 3.5,
 	.default_page = "2m",
+	.arch = "x86-64", .arch_psz = X86_PS, .max_cores = 64,	/* EPYC 7742 (Rome) */
 	.ev_loads = MC_L1_MISSES, .ev_load_misses = MC_WALKS,
 	.counters = AMD_DRV "family 17h and later take amd_hw_cache_event_ids_f17h (lines 1483-1484); "
 		    "dTLB-loads is 0xff45, all L2 DTLB accesses, i.e. the L1 DTLB's misses (179): "
@@ -130,6 +140,7 @@ static const struct model_machine arm_n1 = {
 	},
 	.tag = TAG_ASID, .cores = 64, .strands = 1, .walk_cycles = 30, .ghz = 3.0,
 	.default_page = "2m",
+	.arch = "arm64", .arch_psz = ARM64_PS, .max_cores = 128,	/* Ampere Altra Max M128-30 */
 	.ev_loads = MC_ACCESSES, .ev_load_misses = MC_L1_MISSES,
 	.counters = ARM_DRV "neoverse-n1 takes the PMUv3 maps (lines 1303, 1286); dTLB-loads is L1D_TLB, "
 		    "every L1 data TLB access (67); dTLB-load-misses is L1D_TLB_REFILL, every L1 refill, "
@@ -263,6 +274,16 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 	m->walk_cycles = 35;
 	m->ghz = 3.0;
 	m->default_page = strcmp(si->arch, "sparc64") == 0 ? "4m" : "2m";
+	if (strcmp(si->arch, "x86_64") == 0) {
+		m->arch = "x86-64";
+		m->arch_psz = X86_PS;
+	} else if (strcmp(si->arch, "aarch64") == 0) {
+		m->arch = "arm64";
+		m->arch_psz = ARM64_PS;
+	} else if (strcmp(si->arch, "sparc64") == 0) {
+		m->arch = "sparc64";
+		m->arch_psz = SPARC_PS | PS(2G) | PS(16G);
+	}
 	host_counters(si, m);
 	return 0;
 }

@@ -10,6 +10,52 @@
 #include "model/simrun.h"
 #include "machine/sysinfo.h"
 
+/*
+ * Refuse a --machine host whose TLB geometry came from CPUID under a
+ * hypervisor: the hypervisor sets those leaves, so they need not be the
+ * CPU's. Returns 0 or -EINVAL with the reason in err.
+ */
+static int host_trusted(const struct sysinfo *si, char *err, size_t errlen)
+{
+	if (!si->is_vm || strcmp(si->tlb_source, "cpuid") != 0)
+		return 0;
+	snprintf(err, errlen, "--machine host: this machine runs under the hypervisor '%s', and its TLB "
+		 "geometry comes from CPUID leaves the hypervisor sets (%s, sysinfo source '%s'), so it "
+		 "cannot be trusted; use a preset (--machine list) or --machine custom --tlb",
+		 si->hypervisor[0] ? si->hypervisor : "unknown",
+		 strcmp(si->cpu_vendor, "AuthenticAMD") == 0 ? "Fn8000_0005/Fn8000_0006" : "leaf 2 or 0x18",
+		 si->tlb_source);
+	return -EINVAL;
+}
+
+/*
+ * Refuse what m's hardware cannot do: more strands per core than it has,
+ * more cores than its largest published part, a page size its
+ * architecture does not map. Returns 0 or -EINVAL with the reason in err.
+ */
+static int hardware_can(const struct sim_cfg *c, const struct model_machine *m,
+			const struct model_run *r, char *err, size_t errlen)
+{
+	char ps[96];
+
+	if (c->strands > m->strands) {
+		snprintf(err, errlen, "--strands %llu: %s has %u strand%s per core",
+			 (unsigned long long)c->strands, m->name, m->strands, m->strands == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (m->arch && c->cores > m->max_cores) {
+		snprintf(err, errlen, "--cores %llu: the largest published %s part has %u cores",
+			 (unsigned long long)c->cores, m->name, m->max_cores);
+		return -EINVAL;
+	}
+	if (m->arch_psz && !(m->arch_psz & (1u << r->psz))) {
+		snprintf(err, errlen, "--page-size %s: %s has no %s pages (it maps %s)", model_psz_name(r->psz),
+			 m->arch, model_psz_name(r->psz), model_psz_mask_str(m->arch_psz, ps, sizeof(ps)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
 		struct model_run *r, char *err, size_t errlen)
 {
@@ -24,6 +70,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	if (strcmp(c->machine, "host") == 0) {
 		if (!si || model_from_sysinfo(si, m, err, errlen))
 			return -ENODEV;
+		if (host_trusted(si, err, errlen))
+			return -EINVAL;
 	} else if (strcmp(c->machine, "custom") == 0) {
 		memset(m, 0, sizeof(*m));
 		snprintf(m->name, sizeof(m->name), "custom");
@@ -65,6 +113,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		}
 		m->tag = tag;
 	}
+	if (m->max_cores < m->cores)
+		m->max_cores = m->cores;	/* before --cores replaces cores */
 	if (c->cores)
 		m->cores = (unsigned)c->cores;
 	if (c->walk_cycles >= 0)
@@ -114,7 +164,7 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->strands = (unsigned)c->strands;
 	r->jitter = (unsigned)c->jitter;
 	r->startup = c->startup;
-	if (model_check(m, r, err, errlen))
+	if (hardware_can(c, m, r, err, errlen) || model_check(m, r, err, errlen))
 		return -EINVAL;
 	return 0;
 }

@@ -100,6 +100,31 @@ static int cell_sorted(sqlite3 *h)
 	return sorted;
 }
 
+/* What the hardware cannot do is a usage error (exit 2), never clamped. */
+static void refusals(void)
+{
+	const char *strands[] = { "sim", "--machine", "amd-zen2", "--strands", "3", "--no-store", NULL };
+	const char *cores0[] = { "sim", "--cores", "0", "--no-store", NULL };
+	const char *cores9[] = { "sim", "--cores", "9", "--no-store", NULL };
+	const char *page4m[] = { "sim", "--machine", "intel-skylake", "--page-size", "4m", "--no-store", NULL };
+	const char *sparc4k[] = { "sim", "--page-size", "4k", "--working-set", "4m", "--no-store", NULL };
+	const char *shared[] = { "sim", "--db", db, "--label", "asid-shared", "--machine", "amd-zen2", "--sharedctx",
+				 "--rounds", "2", NULL };
+	sqlite3 *h;
+
+	is_u64(call(cmd_sim, strands), EX_USAGE, "--strands 3 on a 2-thread Zen 2: exit 2");
+	is_u64(call(cmd_sim, cores0), EX_USAGE, "--cores 0: exit 2");
+	is_u64(call(cmd_sim, cores9), EX_USAGE, "--cores 9 on an 8-core T2: exit 2");
+	is_u64(call(cmd_sim, page4m), EX_USAGE, "Skylake --page-size 4m (x86-64 has none): exit 2");
+	is_u64(call(cmd_sim, sparc4k), EX_USAGE, "T2 --page-size 4k (sparc64 has none): exit 2");
+	is_u64(call(cmd_sim, shared), EX_OK, "--sharedctx on an asid machine runs");
+	if (sqlite3_open(db, &h) != SQLITE_OK)
+		return;
+	is_u64(q(h, "SELECT count(*) FROM run WHERE label = 'asid-shared' AND sharedctx = 0"
+		   " AND cell LIKE '%sharedctx=0%'"), 1, "and is stored as not shared: asid cannot share");
+	sqlite3_close(h);
+}
+
 /* Sum of event ev over the tasks of the run labelled label. */
 static long long ev(sqlite3 *h, const char *label, const char *event)
 {
@@ -202,6 +227,7 @@ int main(void)
 	       "the estimate is stored under an est- name");
 	sqlite3_close(h);
 	counter_meanings();
+	refusals();
 
 	is_u64(call(cmd_table, table), EX_OK, "table --seeds 1 reproduces (exit 0) and stores");
 	if (sqlite3_open(db, &h) != SQLITE_OK)
