@@ -78,7 +78,7 @@ int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned
 	for (unsigned k = 0; k < m->nlevels; k++) {
 		if (!(m->level[k].psz_mask & (1u << r->psz)))
 			continue;
-		if (level_init(&c->lv[c->nlv], m, k, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv,
+		if (level_init(&c->lv[c->nlv], m, k, r->psz, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv,
 			       (uint32_t)nids))
 			return -ENOMEM;
 		c->lv[c->nlv].tags = c->tags;

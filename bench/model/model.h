@@ -58,6 +58,8 @@ struct model_level {
 	int repl;		/* enum model_repl */
 	unsigned psz_mask;	/* 1 << enum model_psz for each size held */
 	double hit_cycles;	/* cost of probing this level (estimate) */
+	unsigned char held_as[PSZ_N];	/* 1 + the enum model_psz a page of that size is held as
+					   (a smaller entry: split, smashed), 0: whole */
 };
 
 /*
@@ -86,8 +88,8 @@ enum model_count { MC_UNSUPPORTED, MC_ACCESSES, MC_L1_MISSES, MC_L2_MISSES, MC_W
 struct model_machine {
 	char name[32];		/* preset name, "custom" or "host" */
 	char desc[160];		/* one line: the CPU */
-	char source[320];	/* public sources of the figures */
-	char inferred[200];	/* which figures are inferred, or "" */
+	char source[512];	/* public sources of the figures */
+	char inferred[400];	/* which figures are inferred, or "" */
 	unsigned nlevels;
 	struct model_level level[MODEL_LEVELS];
 	int tag;		/* enum model_tag */
@@ -142,6 +144,15 @@ struct model_stats {
 	uint64_t simulated_accesses;	/* accesses simulated one by one */
 	uint64_t period_cycles;		/* length of the detected period (cycles), 0 none */
 };
+
+/*
+ * Set-index shift of level lv for pages of size psz: log2 of the page
+ * over the entry it is held as (1g held as 2m: 9), 0 when held whole.
+ * Each access touches one word of its page (at its start), so a page held
+ * as smaller entries takes one entry, whose set comes from the smaller
+ * entry's page number: (page << shift) % sets, in both simulators.
+ */
+unsigned model_held_shift(const struct model_level *lv, unsigned psz);
 
 /* Bytes of page size psz, and its name ("4k", "4m"). */
 uint64_t model_psz_bytes(unsigned psz);

@@ -106,15 +106,19 @@ static const struct model_machine intel_skylake = {
 
 static const struct model_machine amd_zen2 = {
 	.name = "amd-zen2",
-	.desc = "AMD Zen 2 core: 64-entry fully associative L1 DTLB (all sizes), 2048-entry L2 DTLB, 2 SMT threads",
+	.desc = "AMD Zen 2 core: 64-entry fully associative L1 DTLB (all sizes), 2048-entry 12-way L2 DTLB "
+		"(modelled 16-way), 2 SMT threads",
 	.source = "AMD Software Optimization Guide for AMD Family 17h Models 30h and Greater (56305), TLB "
-		  "section; CPUID Fn8000_0005/Fn8000_0006",
-	.inferred = "L2 associativity 16-way and replacement (LRU) assumed; 1 GiB pages are held by the L1 only "
-		    "(the L2 DTLB holds 4K and 2M); core count 8 (one CCD); costs estimated",
+		  "section; WikiChip, Zen 2 memory subsystem: L2 DTLB unified, 12-way, 2048 entries, 4K and 2M "
+		  "entries, 1G pages smashed into 2M entries (installed as 1G in the L1); EPYC 7742: 64 cores",
+	.inferred = "the L2's 12 ways are skewed by page size (Zen 1: 8/2/2 ways for 4K/2M/coalesced, H. Brais "
+		    "on Stack Overflow q. 69814823), which 2048 entries of whole 12-way sets cannot be: modelled "
+		    "as 128 sets x 16 ways; a smashed 1G entry's set from its 2M page number (the skew hash is "
+		    "unpublished); LRU; 8 cores (one CCD); costs",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0 },
-		{ "l2d", 2048, 16, REPL_LRU, PS(4K) | PS(2M), 7 },
+		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 } },
+		{ "l2d", 2048, 16, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M } },
 	},
 	.tag = TAG_ASID, .cores = 8, .strands = 2, .walk_cycles = 35, .ghz = 3.5,
 	.default_page = "2m",
@@ -126,17 +130,25 @@ static const struct model_machine amd_zen2 = {
 		    "dtlb-walks",
 };
 
+/* N1 caches 4K, 16K, 64K, 2M and 512M entries; larger blocks are split:
+ * 32M and 1G (4K granule) into 2M entries, 16G (64K granule) into 512M. */
+#define N1_PS (PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G) | PS(16G))
+#define N1_SPLIT { [PSZ_32M] = 1 + PSZ_2M, [PSZ_1G] = 1 + PSZ_2M, [PSZ_16G] = 1 + PSZ_512M }
+
 static const struct model_machine arm_n1 = {
 	.name = "arm-neoverse-n1",
-	.desc = "Arm Neoverse N1: 48-entry fully associative L1 data TLB, 1280-entry 5-way L2 TLB, 1 thread per core",
+	.desc = "Arm Neoverse N1 (AWS Graviton2-like): 48-entry fully associative L1 data TLB, 1280-entry 5-way "
+		"L2 TLB, 1 thread per core, 64 cores",
 	.source = "Arm Neoverse N1 Core Technical Reference Manual (101427), Memory Management Unit chapter: "
-		  "L1 data TLB 48 entries fully associative, L2 TLB 1280 entries 5-way set associative",
-	.inferred = "replacement (LRU assumed); the L2 TLB is unified with instructions (instruction traffic not "
-		    "modelled); core count 64 (Ampere Altra-like); costs estimated",
+		  "L1 data TLB 48 entries fully associative, L2 TLB 1280 entries 5-way set associative; entries "
+		  "cached at 4K, 16K, 64K, 2M, 512M only, larger blocks split (Cortex-A76 TRM A5.2.2, as cited "
+		  "in issue 28); AWS Graviton2: 64 N1 cores (Ampere Altra: 80; Altra Max: 128)",
+	.inferred = "replacement (LRU assumed); a split block's set from its 2M (or 512M) page number; the L2 "
+		    "TLB is unified with instructions (instruction traffic not modelled); costs estimated",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 48, 0, REPL_LRU, PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G), 0 },
-		{ "l2", 1280, 5, REPL_LRU, PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G), 5 },
+		{ "l1d", 48, 0, REPL_LRU, N1_PS, 0, N1_SPLIT },
+		{ "l2", 1280, 5, REPL_LRU, N1_PS, 5, N1_SPLIT },
 	},
 	.tag = TAG_ASID, .cores = 64, .strands = 1, .walk_cycles = 30, .ghz = 3.0,
 	.default_page = "2m",

@@ -106,7 +106,7 @@ static void ref_access(struct ref *x, unsigned i)
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
 		mt->probes[k]++;
-		set = &l->e[(page % l->sets) * l->ways];
+		set = &l->e[(((uint64_t)page << model_held_shift(&m->level[k], x->r->psz)) % l->sets) * l->ways];
 		for (unsigned w = 0; w < l->ways; w++) {
 			struct ref_entry *e = &set[w];
 
@@ -130,7 +130,7 @@ static void ref_access(struct ref *x, unsigned i)
 
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
-		set = &l->e[(page % l->sets) * l->ways];
+		set = &l->e[(((uint64_t)page << model_held_shift(&m->level[k], x->r->psz)) % l->sets) * l->ways];
 		w = ref_victim(l, set, m->level[k].repl);
 		set[w].valid = 1;
 		set[w].tag = itag;

@@ -11,7 +11,7 @@ static void machine(struct model_machine *m, unsigned e, int tag, unsigned stran
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "test");
 	m->nlevels = 1;
-	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0 };
+	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 } };
 	m->tag = tag;
 	m->cores = 1;
 	m->strands = strands;
@@ -180,6 +180,48 @@ static void against_reference_as(const char *how)
 	ok(agree == n, "fast model equals the reference on %u/%u random configurations%s%s%s", agree, n,
 	   how, first_bad[0] ? ": first difference " : "", first_bad);
 	ok(skipped_some > n / 10, "period skipping was exercised (%u configurations)", skipped_some);
+}
+
+/*
+ * Pages held as smaller entries (model_held_shift): the random
+ * configurations on 2 MiB pages, each level holding them whole or as
+ * 4 KiB or 64 KiB entries (set (page << 9 or 5) % sets), through the loc
+ * table and the hash indexes, against the reference.
+ */
+static void held_against_reference(void)
+{
+	unsigned n = 0, agree = 0, shifted = 0;
+	struct rng g;
+
+	rng_seed(&g, 20261204, 0);
+	for (int loc = 1; loc >= 0; loc--) {
+		model_loc_limit = loc ? 1u << 24 : 0;
+		for (unsigned i = 0; i < 150; i++) {
+			struct model_machine m;
+			struct model_run r;
+			struct model_stats a, b;
+
+			random_config(&g, &m, &r);
+			r.psz = PSZ_2M;
+			for (unsigned k = 0; k < m.nlevels; k++) {
+				unsigned as = pick(&g, 3);
+
+				m.level[k].psz_mask = 1u << PSZ_2M;
+				if (as)
+					m.level[k].held_as[PSZ_2M] = (unsigned char)(1 + (as == 1 ? PSZ_4K : PSZ_64K));
+				shifted += model_held_shift(&m.level[k], PSZ_2M) > 0;
+			}
+			n++;
+			if (model_simulate(&m, &r, &a) || model_reference(&m, &r, &b))
+				continue;
+			agree += same(&a, &b);
+			model_stats_free(&a);
+			model_stats_free(&b);
+		}
+	}
+	model_loc_limit = 1u << 24;
+	ok(agree == n && shifted > n / 2, "pages held as smaller entries: fast equals the reference on %u/%u "
+	   "runs (%u levels shifted)", agree, n, shifted);
 }
 
 /*
@@ -361,9 +403,9 @@ static void flushes_against_reference(void)
 {
 	static const char *const pats[] = { "zipf", "random", "rounds" };
 	static const struct model_level geo[][2] = {
-		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0 } },
-		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0 } },
-		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0 } },
+		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
+		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
+		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
 	};
 	unsigned n = 0, agree = 0;
 
@@ -416,6 +458,7 @@ int main(void)
 	against_reference_hash();
 	model_loc_limit = 1u << 24;
 	presets_against_reference();
+	held_against_reference();
 	presets_as_benchmarked();
 	flushes_against_reference();
 	return done_testing();
