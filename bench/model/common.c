@@ -286,7 +286,7 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 		snprintf(err, errlen, "tasks must be 1..%d", MODEL_MAX_TASKS);
 		return -EINVAL;
 	}
-	if (r->pages < 1 || r->pages > 0x7fffffffu || r->startup > 0x7fffffffu || r->rounds < 1 ||
+	if (r->pages < 1 || r->pages >= MODEL_STARTUP_PAGE0 || r->startup >= MODEL_STARTUP_PAGE0 || r->rounds < 1 ||
 	    r->rounds > (UINT64_MAX >> 1) / r->pages) {
 		snprintf(err, errlen, "working set or rounds out of range");
 		return -EINVAL;

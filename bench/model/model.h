@@ -39,6 +39,9 @@
 
 #define MODEL_LEVELS 6
 #define MODEL_MAX_TASKS 4096
+/* Page number of a task's first start-up page (--startup): start-up page
+ * n is MODEL_STARTUP_PAGE0 + n, above every area page (which is below it). */
+#define MODEL_STARTUP_PAGE0 0x80000000u
 
 enum model_repl { REPL_LRU, REPL_NRU, REPL_RANDOM };
 enum model_tag { TAG_CTX2, TAG_ASID, TAG_NONE };

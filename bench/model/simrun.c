@@ -56,15 +56,30 @@ static int hardware_can(const struct sim_cfg *c, const struct model_machine *m,
 	return 0;
 }
 
-int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
-		struct model_run *r, char *err, size_t errlen)
+/* The custom machine (--machine custom): levels from --tlb only. */
+static void custom_machine(struct model_machine *m)
 {
-	/* as in `run`: the working set is the area unless given; the area is the working set unless given */
-	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
-	const char *ws_from = c->ws_size ? "" : c->sga_size ? " (the default: --sga-size)" :
-			      " (the default: 276m)";
-	char wsb[32], sgab[32];
-	const char *page;
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "custom");
+	snprintf(m->desc, sizeof(m->desc), "a custom TLB (--tlb)");
+	snprintf(m->source, sizeof(m->source), "the command line");
+	m->tag = TAG_ASID;
+	m->cores = 1;
+	m->strands = 2;
+	m->walk_cycles = 30;
+	m->ghz = 3.0;
+	m->default_page = "4k";
+	m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
+	snprintf(m->counters, sizeof(m->counters), "a custom TLB has no CPU, so no driver defines "
+		 "dTLB-loads or dTLB-load-misses: read l1-dtlb-misses, l2-dtlb-misses, dtlb-walks");
+}
+
+/* The machine of c: a preset, host or custom, with --tlb, --tag, --cores
+ * and --walk-cycles applied. Returns 0, or -EINVAL / -ENODEV with the
+ * reason in err. */
+static int sim_machine(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
+		       char *err, size_t errlen)
+{
 	int tag;
 
 	if (strcmp(c->machine, "host") == 0) {
@@ -73,19 +88,7 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		if (host_trusted(si, err, errlen))
 			return -EINVAL;
 	} else if (strcmp(c->machine, "custom") == 0) {
-		memset(m, 0, sizeof(*m));
-		snprintf(m->name, sizeof(m->name), "custom");
-		snprintf(m->desc, sizeof(m->desc), "a custom TLB (--tlb)");
-		snprintf(m->source, sizeof(m->source), "the command line");
-		m->tag = TAG_ASID;
-		m->cores = 1;
-		m->strands = 2;
-		m->walk_cycles = 30;
-		m->ghz = 3.0;
-		m->default_page = "4k";
-		m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
-		snprintf(m->counters, sizeof(m->counters), "a custom TLB has no CPU, so no driver defines "
-			 "dTLB-loads or dTLB-load-misses: read l1-dtlb-misses, l2-dtlb-misses, dtlb-walks");
+		custom_machine(m);
 		if (!c->tlb) {
 			snprintf(err, errlen, "--machine custom needs --tlb");
 			return -EINVAL;
@@ -119,6 +122,22 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		m->cores = (unsigned)c->cores;
 	if (c->walk_cycles >= 0)
 		m->walk_cycles = c->walk_cycles;
+	return 0;
+}
+
+int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
+		struct model_run *r, char *err, size_t errlen)
+{
+	/* as in `run`: the working set is the area unless given; the area is the working set unless given */
+	uint64_t ws = c->ws_size ? c->ws_size : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
+	const char *ws_from = c->ws_size ? "" : c->sga_size ? " (the default: --sga-size)" :
+			      " (the default: 276m)";
+	char wsb[32], sgab[32];
+	const char *page;
+	int ret = sim_machine(c, si, m, err, errlen);
+
+	if (ret)
+		return ret;
 	memset(r, 0, sizeof(*r));
 	r->ops = workload_find(c->pattern);
 	if (!r->ops) {
