@@ -123,7 +123,7 @@ HEAD
 	if [ -n "$dsweep" ]; then
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$dsweep_label")" "$(html_escape "$dsweep")"
 		html_fig designs "Tasks against page walks in the TLB model, per preset and shared context"
-		html_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
+		html_table "$d/designs-table.tsv" design tasks "dtlb-walks" "est-translation-s (estimate)" samples
 	else
 		echo '<p class="empty">No model sweep in this database: run <code>scripts/sweep configs/tlb-designs</code>.</p>'
 	fi
@@ -199,7 +199,7 @@ write_markdown() {
 	printf '## TLB designs (model)\n\n%s\n\n' "$txt_designs"
 	if [ -n "$dsweep" ]; then
 		md_fig designs "Tasks against page walks in the TLB model"
-		md_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
+		md_table "$d/designs-table.tsv" design tasks "dtlb-walks" "est-translation-s (estimate)" samples
 	else
 		printf '_No model sweep in this database._\n\n'
 	fi

@@ -210,11 +210,11 @@ const struct named_stmt store_named[] = {
 	  " GROUP BY r2.cell ORDER BY COUNT(DISTINCT r2.machine_id) DESC, COUNT(*) DESC, r2.cell"
 	  " LIMIT 6) ORDER BY 2, 1", NULL },
 	{ "design-points", 1, 0, "SWEEP_UUID",
-	  "cell, preset, sharedctx, tasks, metric, value of a model sweep's page walks and estimates",
+	  "cell, preset, sharedctx, tasks, metric, value of a model sweep's dTLB-load-misses, page walks and estimates",
 	  "SELECT r.cell, substr(r.backend, 7) AS preset, r.sharedctx, r.tasks, m.name, m.value FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL"
-	  " AND m.name IN ('dTLB-load-misses', 'est-translation-s') ORDER BY 2, 3, 1, 4", NULL },
+	  " AND m.name IN ('dTLB-load-misses', 'dtlb-walks', 'est-translation-s') ORDER BY 2, 3, 1, 4", NULL },
 	{ "machines-table", 0, 0, "", "every machine: fingerprint, host, arch, CPU, microcode,"
 	  " kernel, VM, first seen, runs",
 	  "SELECT substr(fingerprint, 1, 16) AS fingerprint, COALESCE(hostname, '') AS hostname,"
