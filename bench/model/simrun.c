@@ -306,6 +306,20 @@ static void counted(struct ev_value *v, uint64_t n)
 	v->state = EV_COUNTED;
 }
 
+/*
+ * The Linux CPU number of a task's core and strand: x86 firmware lists
+ * every core's first thread before the siblings (cpu = strand * cores +
+ * core, as /sys/devices/system/cpu/cpuN/topology/thread_siblings_list
+ * shows on the usual ACPI enumeration; the firmware may differ), SPARC
+ * sun4v and arm64 number a core's strands consecutively.
+ */
+static int model_cpu_id(const struct model_machine *m, const struct model_task *t)
+{
+	if (m->arch && strcmp(m->arch, "x86-64") == 0)
+		return (int)(t->strand * m->cores + t->core);
+	return (int)(t->core * m->strands + t->strand);
+}
+
 /* The model's plain counters (model.h), in the order they are stored. */
 static const struct {
 	int c;
@@ -369,7 +383,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		const struct model_task *t = &st->task[i];
 		struct task_result *tr = &res->task[i];
 
-		tr->cpu = (int)(t->core * m->strands + t->strand);
+		tr->cpu = model_cpu_id(m, t);
 		tr->accesses = t->accesses;
 		tr->vmpte_kb = -1;
 		tr->vmpte_start_kb = -1;

@@ -110,6 +110,8 @@ static void refusals(void)
 	const char *sparc4k[] = { "sim", "--page-size", "4k", "--working-set", "4m", "--no-store", NULL };
 	const char *shared[] = { "sim", "--db", db, "--label", "asid-shared", "--machine", "amd-zen2", "--sharedctx",
 				 "--rounds", "2", NULL };
+	const char *sib[] = { "sim", "--machine", "intel-skylake", "--tasks", "3", "--rounds", "2", "--working-set", "8m",
+			      "--json", "--no-store", NULL };
 	sqlite3 *h;
 
 	is_u64(call(cmd_sim, strands), EX_USAGE, "--strands 3 on a 2-thread Zen 2: exit 2");
@@ -117,6 +119,14 @@ static void refusals(void)
 	is_u64(call(cmd_sim, cores9), EX_USAGE, "--cores 9 on an 8-core T2: exit 2");
 	is_u64(call(cmd_sim, page4m), EX_USAGE, "Skylake --page-size 4m (x86-64 has none): exit 2");
 	is_u64(call(cmd_sim, sparc4k), EX_USAGE, "T2 --page-size 4k (sparc64 has none): exit 2");
+	is_u64(call(cmd_sim, sib), EX_OK, "Skylake, 3 tasks on smt placement, runs");
+	if (sqlite3_open(":memory:", &h) == SQLITE_OK) {
+		/* 4 cores x 2 threads: core 0's sibling is CPU 4, core 1's first thread CPU 1 */
+		is_u64(qjson(h, "SELECT json_extract(?1, '$.tasks[0].cpu') || ',' || json_extract(?1, '$.tasks[1].cpu')"
+				" || ',' || json_extract(?1, '$.tasks[2].cpu') = '0,4,1'"), 1,
+		       "x86 CPU ids in Linux's order: every core's first thread, then the siblings");
+		sqlite3_close(h);
+	}
 	is_u64(call(cmd_sim, shared), EX_OK, "--sharedctx on an asid machine runs");
 	if (sqlite3_open(db, &h) != SQLITE_OK)
 		return;
