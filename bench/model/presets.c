@@ -202,37 +202,40 @@ static unsigned mask_of(const char *list)
 	return mask;
 }
 
-/*
- * What this machine's driver counts as dTLB-loads and dTLB-load-misses,
- * from the CPU's vendor and family as the drivers choose their tables;
- * unsupported where we have not read the driver's choice.
- */
+/* What a host's driver counts, by vendor (and family) as the drivers
+ * choose their tables; the first row that matches applies. */
+static const struct {
+	const char *vendor, *arch;	/* NULL: any */
+	unsigned min_family;
+	int loads, misses;		/* enum model_count */
+	const char *note;
+} host_maps[] = {
+	{ "AuthenticAMD", NULL, 0x17, MC_L1_MISSES, MC_WALKS,
+	  AMD_DRV "family 17h and later take amd_hw_cache_event_ids_f17h (lines 1483-1484): dTLB-loads "
+	  "0xff45, L1 DTLB misses (179); dTLB-load-misses 0xf045, walks (180)" },
+	{ "GenuineIntel", NULL, 0, MC_ACCESSES, MC_WALKS,
+	  INTEL_DRV "as Skylake's table (661-662): dTLB-loads every load, dTLB-load-misses walks; other "
+	  "Intel families map a walk event too (e.g. MISS_CAUSES_A_WALK, 1046), not checked per model" },
+	{ NULL, "aarch64", 0, MC_ACCESSES, MC_L1_MISSES,
+	  ARM_DRV "the PMUv3 maps (66-67): dTLB-loads L1D_TLB, dTLB-load-misses L1D_TLB_REFILL; some cores "
+	  "take read-only variants (100, 132), not checked per core" },
+};
+
+/* Set m's counter mapping from host_maps; unsupported where no row was read. */
 static void host_counters(const struct sysinfo *si, struct model_machine *m)
 {
-	m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
-	if (strcmp(si->cpu_vendor, "AuthenticAMD") == 0 && si->family >= 0x17) {
-		m->ev_loads = MC_L1_MISSES;
-		m->ev_load_misses = MC_WALKS;
-		snprintf(m->counters, sizeof(m->counters), AMD_DRV "family %#x takes "
-			 "amd_hw_cache_event_ids_f17h (lines 1483-1484): dTLB-loads 0xff45, L1 DTLB misses "
-			 "(179); dTLB-load-misses 0xf045, walks (180)", si->family);
-	} else if (strcmp(si->cpu_vendor, "GenuineIntel") == 0) {
-		m->ev_loads = MC_ACCESSES;
-		m->ev_load_misses = MC_WALKS;
-		snprintf(m->counters, sizeof(m->counters), INTEL_DRV "as Skylake's table (661-662): "
-			 "dTLB-loads every load, dTLB-load-misses walks; other Intel families map a walk "
-			 "event too (e.g. MISS_CAUSES_A_WALK, 1046), not checked per model");
-	} else if (strcmp(si->arch, "aarch64") == 0) {
-		m->ev_loads = MC_ACCESSES;
-		m->ev_load_misses = MC_L1_MISSES;
-		snprintf(m->counters, sizeof(m->counters), ARM_DRV "the PMUv3 maps (66-67): dTLB-loads "
-			 "L1D_TLB, dTLB-load-misses L1D_TLB_REFILL; some cores take read-only variants "
-			 "(100, 132), not checked per core");
-	} else {
-		snprintf(m->counters, sizeof(m->counters), "no driver table read for vendor '%s' on %s: "
-			 "dTLB-loads and dTLB-load-misses are not stored; read the plain names",
-			 si->cpu_vendor, si->arch);
+	for (size_t i = 0; i < sizeof(host_maps) / sizeof(host_maps[0]); i++) {
+		if ((host_maps[i].vendor && strcmp(si->cpu_vendor, host_maps[i].vendor)) ||
+		    (host_maps[i].arch && strcmp(si->arch, host_maps[i].arch)) || si->family < host_maps[i].min_family)
+			continue;
+		m->ev_loads = host_maps[i].loads;
+		m->ev_load_misses = host_maps[i].misses;
+		snprintf(m->counters, sizeof(m->counters), "%s", host_maps[i].note);
+		return;
 	}
+	m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
+	snprintf(m->counters, sizeof(m->counters), "no driver table read for vendor '%s' on %s: dTLB-loads "
+		 "and dTLB-load-misses are not stored; read the plain names", si->cpu_vendor, si->arch);
 }
 
 int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
