@@ -268,6 +268,17 @@ static int outside_2x(const char *name, const double *col, const double *pub, ch
 	return bad;
 }
 
+/* What the native column's dTLB-load-misses counts on this machine, by
+ * its Linux driver, beside the model's T2 meaning (the DTLB's misses). */
+static void native_meaning(const struct sysinfo *si)
+{
+	struct model_machine host = { .name = "host" };
+
+	model_host_counters(si, &host);
+	printf("dTLB-load-misses: model, as T2's driver: the DTLB's misses (arch/sparc/kernel/"
+	       "perf_event.c:539); native, as this CPU's driver: %s\n", host.counters);
+}
+
 /* Print a count, or "n/a" when it is missing. */
 static void cell(double v, int width)
 {
@@ -428,6 +439,8 @@ int cmd_table(int argc, char **argv)
 		else if (beside)
 			printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
 			       "(no shared context here); not comparable with the T2 figures\n");
+		if (beside)
+			native_meaning(&si);
 		printf("\nslope %.2f misses/round (published %.1f): %s", slope, PUB_SLOPE,
 		       ok_slope ? "within 10%" : "OUTSIDE 10%");
 		if (!native && tc.seeds > 1)

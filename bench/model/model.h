@@ -250,6 +250,11 @@ struct sysinfo;
 int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 		       char *err, size_t errlen);
 
+/* Set m's ev_loads, ev_load_misses and counters note to what this
+ * machine's Linux driver counts (by CPU vendor, family and arch), or
+ * unsupported with the reason where that was not read. */
+void model_host_counters(const struct sysinfo *si, struct model_machine *m);
+
 /* One line per level, e.g. "l1d:128,full,nru,ps=8k+64k+4m+256m". */
 char *model_tlb_str(const struct model_machine *m, char *buf, size_t len);
 

@@ -221,8 +221,7 @@ static const struct {
 	  "take read-only variants (100, 132), not checked per core" },
 };
 
-/* Set m's counter mapping from host_maps; unsupported where no row was read. */
-static void host_counters(const struct sysinfo *si, struct model_machine *m)
+void model_host_counters(const struct sysinfo *si, struct model_machine *m)
 {
 	for (size_t i = 0; i < sizeof(host_maps) / sizeof(host_maps[0]); i++) {
 		if ((host_maps[i].vendor && strcmp(si->cpu_vendor, host_maps[i].vendor)) ||
@@ -299,6 +298,6 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 		m->arch = "sparc64";
 		m->arch_psz = SPARC_PS | PS(2G) | PS(16G);
 	}
-	host_counters(si, m);
+	model_host_counters(si, m);
 	return 0;
 }
