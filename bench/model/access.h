@@ -19,12 +19,23 @@
 #define INLINE static inline __attribute__((always_inline))
 
 /* The next page of t when its block is used up, or while start-up pages
- * remain (bpos == blen == 0 then, so every access comes here). */
+ * remain (bpos == blen == 0 then, so every access comes here). With
+ * several words per page, each page p of the stream becomes t->words
+ * keys (model_words_shift()), expanded in place from the block's end. */
 static __attribute__((noinline)) uint32_t next_page_slow(struct ftask *t, uint64_t startup)
 {
+	size_t n;
+
 	if (t->startup_left)
 		return MODEL_STARTUP_PAGE0 + (uint32_t)(startup - t->startup_left--);
-	t->blen = (unsigned)wl_fill(&t->s, t->buf, CHUNK);
+	n = wl_fill(&t->s, t->buf, CHUNK / t->words);
+	for (size_t j = n; t->words > 1 && j-- > 0;) {
+		uint32_t base = t->buf[j] << t->wshift;
+
+		for (unsigned i = t->words; i-- > 0;)
+			t->buf[j * t->words + i] = base + (uint32_t)(((uint64_t)i << t->wshift) / t->words);
+	}
+	t->blen = (unsigned)(n * t->words);
 	t->bpos = 1;
 	return t->buf[0];
 }

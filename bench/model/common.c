@@ -248,6 +248,45 @@ char *model_tlb_str(const struct model_machine *m, char *buf, size_t len)
 	return buf;
 }
 
+unsigned model_words_shift(const struct model_machine *m, const struct model_run *r)
+{
+	if (r->words <= 1)
+		return 0;
+	for (unsigned k = 0; k < m->nlevels; k++)
+		if (m->level[k].psz_mask & (1u << r->psz))
+			return model_held_shift(&m->level[k], r->psz);
+	return 0;
+}
+
+uint64_t model_round_accesses(const struct model_run *r)
+{
+	return r->pages * (r->words > 1 ? r->words : 1);
+}
+
+uint64_t model_task_accesses(const struct model_run *r)
+{
+	return r->startup + model_round_accesses(r) * r->rounds;
+}
+
+/* With several words per page, the levels that hold r's page size must
+ * hold it alike (whole, or as entries of one size): 1 and -EINVAL's
+ * reason in err if not. */
+static int words_levels_differ(const struct model_machine *m, const struct model_run *r, char *err,
+			       size_t errlen)
+{
+	unsigned shift = model_words_shift(m, r);
+
+	for (unsigned k = 0; k < m->nlevels; k++) {
+		if (!(m->level[k].psz_mask & (1u << r->psz)) || model_held_shift(&m->level[k], r->psz) == shift)
+			continue;
+		snprintf(err, errlen, "--words %u: the levels of '%s' hold %s pages as entries of different "
+			 "sizes ('%s' differs from the first), which one key per access cannot follow",
+			 r->words, m->name, model_psz_name(r->psz), m->level[k].name);
+		return 1;
+	}
+	return 0;
+}
+
 int model_check(const struct model_machine *m, const struct model_run *r, char *err, size_t errlen)
 {
 	int usable = 0;
@@ -286,8 +325,15 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 		snprintf(err, errlen, "tasks must be 1..%d", MODEL_MAX_TASKS);
 		return -EINVAL;
 	}
-	if (r->pages < 1 || r->pages >= MODEL_STARTUP_PAGE0 || r->startup >= MODEL_STARTUP_PAGE0 || r->rounds < 1 ||
-	    r->rounds > (UINT64_MAX >> 1) / r->pages) {
+	if (r->words > MODEL_MAX_WORDS || (r->words & (r->words - 1))) {
+		snprintf(err, errlen, "words per page must be a power of two up to %d", MODEL_MAX_WORDS);
+		return -EINVAL;
+	}
+	if (r->words > 1 && words_levels_differ(m, r, err, errlen))
+		return -EINVAL;
+	if (r->pages < 1 || (r->pages << model_words_shift(m, r)) >= MODEL_STARTUP_PAGE0 ||
+	    r->startup >= MODEL_STARTUP_PAGE0 || r->rounds < 1 ||
+	    r->rounds > (UINT64_MAX >> 1) / model_round_accesses(r)) {
 		snprintf(err, errlen, "working set or rounds out of range");
 		return -EINVAL;
 	}

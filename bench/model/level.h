@@ -92,8 +92,8 @@ struct flevel {
  * id, row noid scratch), or NULL to use a hash index instead. Returns 0
  * or -ENOMEM; level_free() cleans up either way (loc stays the caller's).
  */
-int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned psz, unsigned cn,
-	       uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid);
+int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned psz,
+	       unsigned words, unsigned cn, uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid);
 void level_free(struct flevel *l);
 
 /* A wide set that is not full: its lowest invalid way, counted as valid

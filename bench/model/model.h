@@ -128,7 +128,11 @@ struct model_run {
 	uint64_t startup;	/* private pages each task touches once before its rounds */
 	unsigned jitter;	/* 0: strands issue in turn (lockstep); N: a seeded order in
 				   which each strand issues N times per period */
+	unsigned words;		/* 0 or 1: one access per page of the stream; N (a power of two
+				   up to MODEL_MAX_WORDS): N accesses at offsets i * page / N */
 };
+
+#define MODEL_MAX_WORDS 512
 
 /* What one task saw. */
 struct model_task {
@@ -156,6 +160,19 @@ struct model_stats {
  * entry's page number: (page << shift) % sets, in both simulators.
  */
 unsigned model_held_shift(const struct model_level *lv, unsigned psz);
+
+/*
+ * With --words N > 1, the key space of r's area: each access of page p at
+ * word i (offset i * page / N) is key (p << shift) + (i << shift) / N,
+ * where shift is the common model_held_shift() of the levels that hold
+ * the page size (model_check refuses levels that differ), and the levels
+ * index their sets by that key. 0 with one word per page.
+ */
+unsigned model_words_shift(const struct model_machine *m, const struct model_run *r);
+/* Accesses of one task: start-up pages, then rounds * pages * words. */
+uint64_t model_task_accesses(const struct model_run *r);
+/* Accesses of one round: pages * words. */
+uint64_t model_round_accesses(const struct model_run *r);
 
 /* Bytes of page size psz, and its name ("4k", "4m"). */
 uint64_t model_psz_bytes(unsigned psz);

@@ -30,6 +30,8 @@ struct ref_task {
 	struct wl_stream s;
 	uint64_t left;
 	uint64_t startup_left;	/* private start-up pages still to touch */
+	uint32_t page;		/* the stream's current page */
+	unsigned word;		/* its next word (--words), 0: read the next page */
 	unsigned core, strand;
 	uint32_t proc;		/* address space: task index, or 0 for threads */
 };
@@ -72,6 +74,13 @@ static unsigned ref_victim(struct ref_level *l, struct ref_entry *set, int repl)
 	return 0;
 }
 
+/* The set-index shift of level k (model_held_shift()); 0 with several
+ * words per page, whose keys are already the entries' own. */
+static unsigned ref_shift(const struct ref *x, unsigned k)
+{
+	return x->r->words > 1 ? 0 : model_held_shift(&x->m->level[k], x->r->psz);
+}
+
 /* One access of task i, which runs on strand s of core c. */
 static void ref_access(struct ref *x, unsigned i)
 {
@@ -85,7 +94,12 @@ static void ref_access(struct ref *x, unsigned i)
 		page = MODEL_STARTUP_PAGE0 + (uint32_t)(x->r->startup - t->startup_left);
 		t->startup_left--;
 	} else {
-		wl_fill(&t->s, &page, 1);
+		unsigned words = x->r->words > 1 ? x->r->words : 1, shift = model_words_shift(m, x->r);
+
+		if (t->word == 0)
+			wl_fill(&t->s, &t->page, 1);
+		page = (t->page << shift) + (uint32_t)(((uint64_t)t->word << shift) / words);
+		t->word = (t->word + 1) % words;
 	}
 	if (m->tag == TAG_NONE)
 		tag0 = 1 + t->strand;
@@ -106,7 +120,7 @@ static void ref_access(struct ref *x, unsigned i)
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
 		mt->probes[k]++;
-		set = &l->e[(((uint64_t)page << model_held_shift(&m->level[k], x->r->psz)) % l->sets) * l->ways];
+		set = &l->e[(((uint64_t)page << ref_shift(x, k)) % l->sets) * l->ways];
 		for (unsigned w = 0; w < l->ways; w++) {
 			struct ref_entry *e = &set[w];
 
@@ -130,7 +144,7 @@ static void ref_access(struct ref *x, unsigned i)
 
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
-		set = &l->e[(((uint64_t)page << model_held_shift(&m->level[k], x->r->psz)) % l->sets) * l->ways];
+		set = &l->e[(((uint64_t)page << ref_shift(x, k)) % l->sets) * l->ways];
 		w = ref_victim(l, set, m->level[k].repl);
 		set[w].valid = 1;
 		set[w].tag = itag;
@@ -262,7 +276,7 @@ static int ref_start(struct ref *x)
 		x->t[i].core = x->st->task[i].core = core[i];
 		x->t[i].strand = x->st->task[i].strand = strand[i];
 		x->t[i].proc = r->threads ? 0 : i;
-		x->t[i].left = r->startup + r->pages * r->rounds;
+		x->t[i].left = model_task_accesses(r);
 		x->t[i].startup_left = r->startup;
 		ret = wl_open(&x->t[i].s, r->ops, &p);
 		if (ret)

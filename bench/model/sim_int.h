@@ -19,6 +19,7 @@ struct ftask {
 	struct wl_stream s;
 	uint32_t *buf;
 	unsigned bpos, blen;	/* next index in buf, indices in it (0 while start-up pages remain) */
+	unsigned words, wshift;	/* accesses per page of the stream, and model_words_shift() */
 	uint64_t left, init_left;
 	uint64_t startup_left;	/* private start-up pages still to touch */
 	uint64_t pkey;		/* tag of private pages */

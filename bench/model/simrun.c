@@ -183,6 +183,7 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->strands = (unsigned)c->strands;
 	r->jitter = (unsigned)c->jitter;
 	r->startup = c->startup;
+	r->words = (unsigned)c->words;
 	if (hardware_can(c, m, r, err, errlen) || model_check(m, r, err, errlen))
 		return -EINVAL;
 	return 0;
@@ -197,14 +198,17 @@ static const char *choice(const char *choices, int idx, char *buf, size_t len)
 char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
 	       const struct model_run *r, char *buf, size_t len)
 {
-	char tlb[512], b1[16], b2[16];
+	char tlb[512], b1[16], b2[16], words[24] = "";
 	uint64_t ws = r->pages * model_psz_bytes(r->psz);
 
 	model_tlb_str(m, tlb, sizeof(tlb));
+	/* one word per page is every older run's: its cells keep their keys */
+	if (r->words > 1)
+		snprintf(words, sizeof(words), " words=%u", r->words);
 	/* keys in alphabetical order */
 	snprintf(buf, len,
 		 "backend=model:%s cores=%u jitter=%u page=%s pattern=%s place=%s quantum=%llu rounds=%llu "
-		 "sga=%llu sharedctx=%d startup=%llu strands=%u tag=%s tasks=%u threads=%d tlb=%s ws=%llu "
+		 "sga=%llu sharedctx=%d startup=%llu strands=%u tag=%s tasks=%u threads=%d tlb=%s%s ws=%llu "
 		 "zipf_theta=%g",
 		 m->name, m->cores, r->jitter, model_psz_name(r->psz), r->ops->name,
 		 choice(MODEL_PLACE_CHOICES, r->place, b1, sizeof(b1)),
@@ -212,7 +216,7 @@ char *sim_cell(const struct sim_cfg *c, const struct model_machine *m,
 		 (unsigned long long)(c->sga_size ? c->sga_size : ws), r->sharedctx,
 		 (unsigned long long)r->startup,
 		 r->strands && r->strands < m->strands ? r->strands : m->strands,
-		 choice(MODEL_TAG_CHOICES, m->tag, b2, sizeof(b2)), r->ntasks, r->threads, tlb,
+		 choice(MODEL_TAG_CHOICES, m->tag, b2, sizeof(b2)), r->ntasks, r->threads, tlb, words,
 		 (unsigned long long)ws, r->zipf_theta);
 	return buf;
 }
@@ -290,6 +294,7 @@ char *sim_config_json(const struct sim_cfg *c, const struct model_machine *m,
 	json_u64(&j, "strands", r->strands);
 	json_u64(&j, "jitter", r->jitter);
 	json_u64(&j, "startup_pages", r->startup);
+	json_u64(&j, "words", r->words > 1 ? r->words : 1);
 	json_str(&j, "simulator", c->reference ? "reference" : "fast");
 	json_obj_close(&j);
 	fputc('\0', f);

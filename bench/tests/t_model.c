@@ -225,6 +225,62 @@ static void held_against_reference(void)
 }
 
 /*
+ * Several words per page (--words): random configurations on 2 MiB pages
+ * whose levels all hold them whole or all as 4 KiB or 64 KiB entries,
+ * 2 to 64 words, against the reference through the loc table and the
+ * hash indexes. Physics: with one task and whole entries, the words after
+ * a page's first hit the entry it just used, so the misses of every level
+ * are those of one word per page and the accesses N times as many.
+ */
+static void words_against_reference(void)
+{
+	unsigned n = 0, agree = 0, same_misses = 0, whole = 0;
+	struct rng g;
+
+	rng_seed(&g, 20261205, 0);
+	for (int loc = 1; loc >= 0; loc--) {
+		model_loc_limit = loc ? 1u << 24 : 0;
+		for (unsigned i = 0; i < 150; i++) {
+			struct model_machine m;
+			struct model_run r;
+			struct model_stats a, b, one;
+			unsigned as = pick(&g, 3);
+
+			random_config(&g, &m, &r);
+			r.psz = PSZ_2M;
+			r.words = 2u << pick(&g, 6);
+			for (unsigned k = 0; k < m.nlevels; k++) {
+				m.level[k].psz_mask = 1u << PSZ_2M;
+				if (as)
+					m.level[k].held_as[PSZ_2M] = (unsigned char)(1 + (as == 1 ? PSZ_4K : PSZ_64K));
+			}
+			n++;
+			if (model_simulate(&m, &r, &a) || model_reference(&m, &r, &b))
+				continue;
+			agree += same(&a, &b);
+			if (!as && r.ntasks == 1 && r.startup == 0) {
+				unsigned w = r.words;
+
+				r.words = 1;
+				whole++;
+				if (!model_simulate(&m, &r, &one)) {
+					same_misses += !memcmp(one.task[0].misses, a.task[0].misses, sizeof(one.task[0].misses)) &&
+						       one.task[0].walks == a.task[0].walks &&
+						       a.task[0].accesses == one.task[0].accesses * w;
+					model_stats_free(&one);
+				}
+			}
+			model_stats_free(&a);
+			model_stats_free(&b);
+		}
+	}
+	model_loc_limit = 1u << 24;
+	ok(agree == n, "several words per page: fast equals the reference on %u/%u runs", agree, n);
+	ok(whole > 10 && same_misses == whole, "one task, whole entries: N words miss as one word does "
+	   "(%u/%u runs)", same_misses, whole);
+}
+
+/*
  * The presets' own geometries (every level, way count, replacement and
  * tag), with working sets larger than their TLBs, against the reference:
  * zipf, random, rounds and chase, private and shared contexts, more tasks
@@ -459,6 +515,7 @@ int main(void)
 	model_loc_limit = 1u << 24;
 	presets_against_reference();
 	held_against_reference();
+	words_against_reference();
 	presets_as_benchmarked();
 	flushes_against_reference();
 	return done_testing();
