@@ -288,67 +288,152 @@ static void cell(double v, int width)
 		printf(" %*.0f", width, v);
 }
 
-/* Write the table as JSON. */
-static void table_json(const struct table_cfg *tc, const struct sysinfo *si, const char *backend, const char *reason,
-		       int can_count, const double *normal, const double *shared,
-		       const double *nat, const char *nat_why, double secs, double slope,
-		       double slope_min, double slope_max, int ok_slope, int ok_flat, int ok_first,
-		       int ok_cells, const char *diff)
+/* Both columns, how they were made, and the checks against the published ones. */
+struct table_view {
+	const struct table_cfg *tc;
+	const struct sysinfo *si;
+	const char *backend, *reason, *path;	/* reason: why not native, or NULL */
+	int can_count, native, beside, stored;
+	double normal[NROWS], shared[NROWS], nat[NROWS];	/* nat: with beside */
+	char why[320];				/* why the native normal column is missing */
+	double secs, slope, slope_min, slope_max;
+	int ok_slope, ok_flat, ok_first, ok_cells, ok_all;
+	char diff[1024];			/* the cells outside their bounds */
+};
+
+/* The checks: slope within 10 %, shared flat, first row and every cell
+ * within a factor of 2 of the published figures. */
+static void table_judge(struct table_view *v)
 {
+	v->slope = slope_of(v->normal);
+	v->ok_slope = v->slope >= PUB_SLOPE * 0.9 && v->slope <= PUB_SLOPE * 1.1;
+	v->ok_flat = v->shared[NROWS - 1] < 0.01 * v->normal[NROWS - 1];
+	v->ok_first = v->normal[0] >= pub_normal[0] / 2 && v->normal[0] <= pub_normal[0] * 2 &&
+		      v->shared[0] >= pub_shared[0] / 2 && v->shared[0] <= pub_shared[0] * 2;
+	v->diff[0] = '\0';
+	v->ok_cells = !outside_2x("normal", v->normal, pub_normal, v->diff, sizeof(v->diff));
+	v->ok_cells &= !outside_2x("shared", v->shared, pub_shared, v->diff, sizeof(v->diff));
+	v->ok_all = v->ok_slope && v->ok_flat && v->ok_first && v->ok_cells;
+}
+
+/* Write the table as JSON. */
+static void table_json(const struct table_view *v)
+{
+	const struct table_cfg *tc = v->tc;
 	struct json j;
 
 	json_init(&j, stdout, 1);
 	json_obj_open(&j, NULL);
-	envelope_json(&j, si, "table");
-	json_str(&j, "backend", backend);
-	json_str(&j, "native_unavailable", reason);
-	json_bool(&j, "native_can_count", can_count);
-	json_str(&j, "native_normal_missing", nat_why);
+	envelope_json(&j, v->si, "table");
+	json_str(&j, "backend", v->backend);
+	json_str(&j, "native_unavailable", v->reason);
+	json_bool(&j, "native_can_count", v->can_count);
+	json_str(&j, "native_normal_missing", v->beside && v->why[0] ? v->why : NULL);
 	json_u64(&j, "working_set", tc->ws);
 	json_u64(&j, "jitter", tc->jitter);
 	json_u64(&j, "startup_pages", tc->startup);
 	json_u64(&j, "seed", tc->seed);
 	json_u64(&j, "seeds", tc->seeds);
-	json_dbl(&j, "seconds", secs);
+	json_dbl(&j, "seconds", v->secs);
 	json_arr_open(&j, "rows");
 	for (int i = 0; i < NROWS; i++) {
 		json_obj_open(&j, NULL);
 		json_u64(&j, "rounds", rows[i]);
-		json_dbl(&j, "normal", normal[i]);
+		json_dbl(&j, "normal", v->normal[i]);
 		json_dbl(&j, "normal_published", pub_normal[i]);
-		json_dbl(&j, "normal_ratio", normal[i] / pub_normal[i]);
-		json_dbl(&j, "shared", shared[i]);
+		json_dbl(&j, "normal_ratio", v->normal[i] / pub_normal[i]);
+		json_dbl(&j, "shared", v->shared[i]);
 		json_dbl(&j, "shared_published", pub_shared[i]);
-		json_dbl(&j, "shared_ratio", shared[i] / pub_shared[i]);
-		if (nat)
-			json_dbl(&j, "native_normal", nat[i]);
+		json_dbl(&j, "shared_ratio", v->shared[i] / pub_shared[i]);
+		if (v->beside)
+			json_dbl(&j, "native_normal", v->nat[i]);
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
-	json_dbl(&j, "slope", slope);
-	json_dbl(&j, "slope_min_seed", slope_min);
-	json_dbl(&j, "slope_max_seed", slope_max);
-	json_bool(&j, "slope_within_10pct", ok_slope);
-	json_bool(&j, "shared_flat", ok_flat);
-	json_bool(&j, "first_row_within_2x", ok_first);
-	json_bool(&j, "cells_within_2x", ok_cells);
-	json_str(&j, "cells_outside_2x", ok_cells ? NULL : diff);
-	json_bool(&j, "reproduced", ok_slope && ok_flat && ok_first && ok_cells);
+	json_dbl(&j, "slope", v->slope);
+	json_dbl(&j, "slope_min_seed", v->slope_min);
+	json_dbl(&j, "slope_max_seed", v->slope_max);
+	json_bool(&j, "slope_within_10pct", v->ok_slope);
+	json_bool(&j, "shared_flat", v->ok_flat);
+	json_bool(&j, "first_row_within_2x", v->ok_first);
+	json_bool(&j, "cells_within_2x", v->ok_cells);
+	json_str(&j, "cells_outside_2x", v->ok_cells ? NULL : v->diff);
+	json_bool(&j, "reproduced", v->ok_all);
 	json_obj_close(&j);
 	json_end(&j);
+}
+
+/* The rows: ours beside the published ones, and the native column. */
+static void table_rows(const struct table_view *v)
+{
+	printf("%9s | %12s %12s %6s | %10s %10s %6s", "rounds", "normal", "published",
+	       "ratio", "shared", "published", "ratio");
+	printf(v->beside ? " | %12s\n" : "\n", "native normal");
+	for (int i = 0; i < NROWS; i++) {
+		printf("%9llu |", (unsigned long long)rows[i]);
+		cell(v->normal[i], 12);
+		printf(" %12.0f %6.2f |", pub_normal[i], v->normal[i] / pub_normal[i]);
+		cell(v->shared[i], 10);
+		printf(" %10.0f %6.2f", pub_shared[i], v->shared[i] / pub_shared[i]);
+		if (v->beside) {
+			printf(" |");
+			cell(v->nat[i], 12);
+		}
+		putchar('\n');
+	}
+	if (v->beside && v->why[0])
+		printf("native normal: %s\n", v->why);
+	else if (v->beside)
+		printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
+		       "(no shared context here); not comparable with the T2 figures\n");
+	if (v->beside)
+		native_meaning(v->si);
+}
+
+/* Print the table for a reader: how it was made, the rows, the checks. */
+static void table_print(const struct table_view *v)
+{
+	const struct table_cfg *tc = v->tc;
+
+	if (v->native) {
+		printf("backend: native (2 tasks on one core, 69 pages per task)\n\n");
+	} else {
+		printf("backend: model:ultrasparc-t2 (native not available: %s)\n", v->reason ? v->reason :
+		       "--backend model");
+		printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
+		       "jitter %llu, %llu start-up pages per task, seed %llu",
+		       (unsigned long long)(tc->ws >> 20), (unsigned long long)tc->jitter,
+		       (unsigned long long)tc->startup, (unsigned long long)tc->seed);
+		if (tc->seeds > 1)
+			printf("-%llu (each cell the mean of %llu seeds)",
+			       (unsigned long long)(tc->seed + tc->seeds - 1), (unsigned long long)tc->seeds);
+		printf("\n\n");
+	}
+	table_rows(v);
+	printf("\nslope %.2f misses/round (published %.1f): %s", v->slope, PUB_SLOPE,
+	       v->ok_slope ? "within 10%" : "OUTSIDE 10%");
+	if (!v->native && tc->seeds > 1)
+		printf("; one seed alone: %.2f to %.2f", v->slope_min, v->slope_max);
+	putchar('\n');
+	printf("shared at 1,000,000 rounds: %.4f%% of normal: %s\n",
+	       100 * v->shared[NROWS - 1] / v->normal[NROWS - 1], v->ok_flat ? "flat (< 1%)" : "NOT flat");
+	printf("first row within a factor of 2 of 771 / 834: %s\n", v->ok_first ? "yes" : "NO");
+	printf("every cell within a factor of 2 of the published one: %s\n", v->ok_cells ? "yes" : v->diff);
+	printf("verdict: %s; %s in %.2f s%s\n", v->ok_all ? "reproduced" : "NOT reproduced",
+	       v->native ? "measured" : "simulated", v->secs, v->stored ? "" : " (not stored)");
+	if (v->stored)
+		printf("stored in %s, label '%s'\n", v->path, tc->label);
 }
 
 int cmd_table(int argc, char **argv)
 {
 	struct table_cfg tc = { 0 };
-	double normal[NROWS], shared[NROWS], nat[NROWS], unused[NROWS], t0, secs, slope;
-	double slope_min = NAN, slope_max = NAN;
-	const char *reason, *path, *backend = "model:ultrasparc-t2";
-	char why[320] = "";
+	struct table_view v = { .tc = &tc, .backend = "model:ultrasparc-t2", .slope_min = NAN,
+				.slope_max = NAN };
+	double unused[NROWS], t0;
 	struct sysinfo si;
 	struct store *db = NULL;
-	int ret, can_count, ok_slope, ok_flat, ok_first, ok_cells, ok_all, native = 0, beside = 0;
-	char diff[1024] = "";
+	int ret;
 
 	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
 	if (ret == OPT_HELP_SHOWN)
@@ -356,107 +441,48 @@ int cmd_table(int argc, char **argv)
 	if (ret)
 		return ret;
 	sysinfo_collect(&si);
-	reason = native_reason(&si, &can_count);
-	if (tc.backend == 1 && reason) {
-		error("table: the native backend is not available here: %s", reason);
+	v.si = &si;
+	v.reason = native_reason(&si, &v.can_count);
+	if (tc.backend == 1 && v.reason) {
+		error("table: the native backend is not available here: %s", v.reason);
 		hint("use --backend model (or auto) to reproduce the table with the TLB model");
 		return EX_RESOURCE;
 	}
-	native = tc.backend == 1 || (tc.backend == 0 && !reason);
-	beside = !native && tc.backend != 2 && (can_count || tc.native_normal);
-	path = tc.db ? tc.db : STORE_DEFAULT_PATH;
+	v.native = tc.backend == 1 || (tc.backend == 0 && !v.reason);
+	v.beside = !v.native && tc.backend != 2 && (v.can_count || tc.native_normal);
+	v.path = tc.db ? tc.db : STORE_DEFAULT_PATH;
 	if (!tc.no_store) {
-		ret = store_open(path, &db);
+		ret = store_open(v.path, &db);
 		if (ret)
 			return ret;
 	}
+	v.stored = db != NULL;
 	t0 = clock_now_s();
-	if (native) {
-		backend = "native";
-		ret = native_rows(&tc, &si, db, 1, normal, shared, why, sizeof(why));
+	if (v.native) {
+		v.backend = "native";
+		ret = native_rows(&tc, &si, db, 1, v.normal, v.shared, v.why, sizeof(v.why));
 		if (ret) {
-			error("table: native run failed: %s", why);
+			error("table: native run failed: %s", v.why);
 			if (ret == EX_RESOURCE)
 				hint("'--backend model' reproduces both columns with the TLB model");
 			ret = ret > 0 ? ret : EX_FAIL;
 			goto out;
 		}
 	} else {
-		ret = model_rows(&tc, &si, db, normal, shared, &slope_min, &slope_max);
+		ret = model_rows(&tc, &si, db, v.normal, v.shared, &v.slope_min, &v.slope_max);
 		if (ret)
 			goto out;
 		/* a native normal column that cannot be counted is shown as n/a, with why */
-		if (beside && !native_rows(&tc, &si, db, 0, nat, unused, why, sizeof(why)))
-			why[0] = '\0';
+		if (v.beside && !native_rows(&tc, &si, db, 0, v.nat, unused, v.why, sizeof(v.why)))
+			v.why[0] = '\0';
 	}
-	secs = clock_now_s() - t0;
-	slope = slope_of(normal);
-	ok_slope = slope >= PUB_SLOPE * 0.9 && slope <= PUB_SLOPE * 1.1;
-	ok_flat = shared[NROWS - 1] < 0.01 * normal[NROWS - 1];
-	ok_first = normal[0] >= pub_normal[0] / 2 && normal[0] <= pub_normal[0] * 2 &&
-		   shared[0] >= pub_shared[0] / 2 && shared[0] <= pub_shared[0] * 2;
-	/* every cell of both columns within a factor of 2 of the published one */
-	ok_cells = !outside_2x("normal", normal, pub_normal, diff, sizeof(diff));
-	ok_cells &= !outside_2x("shared", shared, pub_shared, diff, sizeof(diff));
-	ok_all = ok_slope && ok_flat && ok_first && ok_cells;
-	if (tc.json) {
-		table_json(&tc, &si, backend, reason, can_count, normal, shared, beside ? nat : NULL,
-			   beside && why[0] ? why : NULL, secs, slope, slope_min, slope_max,
-			   ok_slope, ok_flat, ok_first, ok_cells, diff);
-	} else {
-		if (native)
-			printf("backend: native (2 tasks on one core, 69 pages per task)\n\n");
-		else
-			printf("backend: model:ultrasparc-t2 (native not available: %s)\n", reason ? reason :
-			       "--backend model");
-		if (!native)
-			printf("model: 2 tasks on 2 strands of one core, %llu MiB per task in 4 MiB TTEs, "
-			       "jitter %llu, %llu start-up pages per task, seed %llu",
-			       (unsigned long long)(tc.ws >> 20), (unsigned long long)tc.jitter,
-			       (unsigned long long)tc.startup, (unsigned long long)tc.seed);
-		if (!native && tc.seeds > 1)
-			printf("-%llu (each cell the mean of %llu seeds)",
-			       (unsigned long long)(tc.seed + tc.seeds - 1), (unsigned long long)tc.seeds);
-		if (!native)
-			printf("\n\n");
-		printf("%9s | %12s %12s %6s | %10s %10s %6s", "rounds", "normal", "published",
-		       "ratio", "shared", "published", "ratio");
-		printf(beside ? " | %12s\n" : "\n", "native normal");
-		for (int i = 0; i < NROWS; i++) {
-			printf("%9llu |", (unsigned long long)rows[i]);
-			cell(normal[i], 12);
-			printf(" %12.0f %6.2f |", pub_normal[i], normal[i] / pub_normal[i]);
-			cell(shared[i], 10);
-			printf(" %10.0f %6.2f", pub_shared[i], shared[i] / pub_shared[i]);
-			if (beside) {
-				printf(" |");
-				cell(nat[i], 12);
-			}
-			putchar('\n');
-		}
-		if (beside && why[0])
-			printf("native normal: %s\n", why);
-		else if (beside)
-			printf("native normal: this machine's own TLB, 69 x 2 MiB pages per task "
-			       "(no shared context here); not comparable with the T2 figures\n");
-		if (beside)
-			native_meaning(&si);
-		printf("\nslope %.2f misses/round (published %.1f): %s", slope, PUB_SLOPE,
-		       ok_slope ? "within 10%" : "OUTSIDE 10%");
-		if (!native && tc.seeds > 1)
-			printf("; one seed alone: %.2f to %.2f", slope_min, slope_max);
-		putchar('\n');
-		printf("shared at 1,000,000 rounds: %.4f%% of normal: %s\n",
-		       100 * shared[NROWS - 1] / normal[NROWS - 1], ok_flat ? "flat (< 1%)" : "NOT flat");
-		printf("first row within a factor of 2 of 771 / 834: %s\n", ok_first ? "yes" : "NO");
-		printf("every cell within a factor of 2 of the published one: %s\n",
-		       ok_cells ? "yes" : diff);
-		printf("verdict: %s; %s in %.2f s%s\n", ok_all ? "reproduced" : "NOT reproduced",
-		       native ? "measured" : "simulated", secs, db ? "" : " (not stored)");
-		if (db)
-			printf("stored in %s, label '%s'\n", path, tc.label);
-	}
-	ret = ok_all ? EX_OK : EX_FAIL;
+	v.secs = clock_now_s() - t0;
+	table_judge(&v);
+	if (tc.json)
+		table_json(&v);
+	else
+		table_print(&v);
+	ret = v.ok_all ? EX_OK : EX_FAIL;
 out:
 	if (db)
 		store_close(db);
