@@ -77,9 +77,9 @@ static const struct opt model_opts[] = {
 	  .def = "smt",
 	  .help = "fill a core's strands first, one task per core first, or all on one strand",
 	  .cell = "place", .cell_at = 6, .conf = "place" },
-	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .max = 4096,
+	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .min = 1, .max = 4096,
 	  .metavar = "N", .defhelp = "all",
-	  .help = "strands per core the tasks may use",
+	  .help = "strands per core the tasks may use (at most the machine's)",
 	  .conf = "strands" },
 	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
 	  .metavar = "N", .defhelp = "0 (lockstep)",
@@ -91,9 +91,9 @@ static const struct opt model_opts[] = {
 	  .cell = "startup", .cell_at = 11, .conf = "startup_pages" },
 	{ .name = "simulator", .type = OPT_CHOICE, .off = O(reference), .choices = "fast|reference",
 	  .flags = OPT_DERIVED, .conf = "simulator" },
-	{ .name = "cores", .type = OPT_UINT, .off = O(cores), .max = 4096,
+	{ .name = "cores", .type = OPT_UINT, .off = O(cores), .min = 1, .max = 4096,
 	  .metavar = "N", .defhelp = "the machine's",
-	  .help = "cores of the machine",
+	  .help = "cores of the machine (at most its largest published part)",
 	  .cell = "cores", .cell_at = 2 },
 	{ .name = "walk-cycles", .type = OPT_DOUBLE, .off = O(walk_cycles), .dmin = -1, .dmax = 1e6,
 	  .metavar = "X", .def = "-1", .defhelp = "-1: the machine's",
@@ -110,6 +110,11 @@ static const struct opt model_opts[] = {
 	  .cell = "strands", .cell_at = 12 },
 	{ .name = "tlb", .type = OPT_STR, .off = O(tlb_text), .flags = OPT_DERIVED,
 	  .cell = "tlb", .cell_at = 16 },
+	/* after the tlb row: a tie at 16 keeps this order, so "tlb=... words=N ws=..." */
+	{ .name = "words", .type = OPT_UINT, .off = O(words), .min = 1, .max = MODEL_MAX_WORDS,
+	  .metavar = "N", .def = "1", .flags = OPT_IF_CHANGED,
+	  .help = "accesses per page visit, at offsets i * page / N (a power of two): shows split entries",
+	  .cell = "words", .cell_at = 16, .conf = "words" },
 	{ NULL },
 };
 
@@ -172,9 +177,12 @@ static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan,
 		free(p);
 		return ret;
 	}
-	if (p->r.sharedctx && p->m.tag != TAG_CTX2)
-		warning("sim: --sharedctx has no effect with tag '%s': only ctx2 shares TLB entries",
+	if (p->r.sharedctx && p->m.tag != TAG_CTX2) {
+		warning("sim: --sharedctx: tag '%s' cannot share TLB entries between address spaces "
+			"(only ctx2 can), so the run is stored as not shared (sharedctx=0)",
 			opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)));
+		p->r.sharedctx = 0;
+	}
 	model_describe(p);
 	*plan = p;
 	return 0;
@@ -302,6 +310,7 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	v.tag = opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, tag, sizeof(tag));
 	v.cores = p->m.cores;
 	v.strands_used = r->strands && r->strands < p->m.strands ? r->strands : p->m.strands;
+	v.sharedctx = r->sharedctx;	/* as simulated: an asid machine stores 0 */
 	v.pattern = r->ops->name;
 	v.page = nm->page;
 	v.pages = r->pages;

@@ -67,16 +67,32 @@ char *model_psz_mask_str(unsigned mask, char *buf, size_t len)
 	return buf;
 }
 
-/* Parse "4k+2m" (also with '/' as separator) into a mask. */
-static int parse_psz_list(const char *s, size_t l, unsigned *mask)
+unsigned model_held_shift(const struct model_level *lv, unsigned psz)
 {
-	char word[16];
+	unsigned shift = 0;
+
+	if (psz >= PSZ_N || !lv->held_as[psz])
+		return 0;
+	for (uint64_t r = model_psz_bytes(psz) / model_psz_bytes(lv->held_as[psz] - 1u); r > 1; r >>= 1)
+		shift++;
+	return shift;
+}
+
+/*
+ * Parse "4k+2m+1g>2m" (also with '/' as separator) into lv's mask and
+ * held_as: "1g>2m" is a 1 GiB page held as a 2 MiB entry, which must be
+ * smaller and divide it.
+ */
+static int parse_psz_list(const char *s, size_t l, struct model_level *lv)
+{
+	char word[16], *gt;
 	size_t i = 0;
 
-	*mask = 0;
+	lv->psz_mask = 0;
+	memset(lv->held_as, 0, sizeof(lv->held_as));
 	while (i < l) {
 		size_t j = i;
-		unsigned psz;
+		unsigned psz, as;
 
 		while (j < l && s[j] != '+' && s[j] != '/')
 			j++;
@@ -84,12 +100,21 @@ static int parse_psz_list(const char *s, size_t l, unsigned *mask)
 			return -EINVAL;
 		memcpy(word, s + i, j - i);
 		word[j - i] = '\0';
+		gt = strchr(word, '>');
+		if (gt)
+			*gt++ = '\0';
 		if (model_psz_parse(word, &psz))
 			return -EINVAL;
-		*mask |= 1u << psz;
+		if (gt) {
+			if (model_psz_parse(gt, &as) || model_psz_bytes(as) >= model_psz_bytes(psz) ||
+			    model_psz_bytes(psz) % model_psz_bytes(as))
+				return -EINVAL;
+			lv->held_as[psz] = (unsigned char)(as + 1);
+		}
+		lv->psz_mask |= 1u << psz;
 		i = j + 1;
 	}
-	return *mask ? 0 : -EINVAL;
+	return lv->psz_mask ? 0 : -EINVAL;
 }
 
 /* Parse one "name:entries,assoc,repl[,ps=..][,hit=N]" into lv. */
@@ -134,7 +159,7 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 			   strcmp(f, "random") == 0) {
 			lv->repl = f[0] == 'l' ? REPL_LRU : f[0] == 'n' ? REPL_NRU : REPL_RANDOM;
 		} else if (strncmp(f, "ps=", 3) == 0) {
-			if (parse_psz_list(f + 3, strlen(f + 3), &lv->psz_mask))
+			if (parse_psz_list(f + 3, strlen(f + 3), lv))
 				goto bad;
 		} else if (strncmp(f, "hit=", 4) == 0) {
 			lv->hit_cycles = strtod(f + 4, &e);
@@ -148,15 +173,16 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 	if (!lv->entries)
 		goto bad;
 	if (lv->ways && (lv->ways > lv->entries || lv->entries % lv->ways)) {
-		snprintf(err, errlen, "level '%s': %u entries is not a multiple of %u ways",
-			 lv->name, lv->entries, lv->ways);
+		snprintf(err, errlen, "level '%s': %u entries is not a multiple of %u ways: a set-indexed "
+			 "level is sets x ways entries (skewed designs, such as Zen 2's 2048-entry 12-way L2, "
+			 "are not modelled)", lv->name, lv->entries, lv->ways);
 		return -EINVAL;
 	}
 	if (lv->ways == lv->entries)
 		lv->ways = 0;
 	return 0;
 bad:
-	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m][,hit=N]",
+	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m+1g>2m][,hit=N]",
 		 (int)l, s);
 	return -EINVAL;
 }
@@ -196,18 +222,69 @@ char *model_tlb_str(const struct model_machine *m, char *buf, size_t len)
 	for (unsigned i = 0; i < m->nlevels; i++) {
 		const struct model_level *lv = &m->level[i];
 		char ways[16], ps[96];
+		unsigned whole = lv->psz_mask;
 
 		if (lv->ways)
 			snprintf(ways, sizeof(ways), "%uway", lv->ways);
 		else
 			snprintf(ways, sizeof(ways), "full");
-		model_psz_mask_str(lv->psz_mask, ps, sizeof(ps));
+		for (unsigned p = 0; p < PSZ_N; p++)
+			if (lv->held_as[p])
+				whole &= ~(1u << p);
 		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s:%u,%s,%s,ps=%s", i ? ";" : "",
-			      lv->name, lv->entries, ways, repl[lv->repl], ps);
+			      lv->name, lv->entries, ways, repl[lv->repl],
+			      model_psz_mask_str(whole, ps, sizeof(ps)));
+		/* sizes held as smaller entries: "+1g>2m" */
+		for (unsigned p = 0; p < PSZ_N; p++) {
+			if (!lv->held_as[p] || !(lv->psz_mask & (1u << p)))
+				continue;
+			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s>%s", whole ? "+" : "",
+				      model_psz_name(p), model_psz_name(lv->held_as[p] - 1u));
+			whole = 1;	/* a separator before the next */
+		}
 		if (lv->hit_cycles > 0)
 			n += snprintf(buf + n, n < len ? len - n : 0, ",hit=%g", lv->hit_cycles);
 	}
 	return buf;
+}
+
+unsigned model_words_shift(const struct model_machine *m, const struct model_run *r)
+{
+	if (r->words <= 1)
+		return 0;
+	for (unsigned k = 0; k < m->nlevels; k++)
+		if (m->level[k].psz_mask & (1u << r->psz))
+			return model_held_shift(&m->level[k], r->psz);
+	return 0;
+}
+
+uint64_t model_round_accesses(const struct model_run *r)
+{
+	return r->pages * (r->words > 1 ? r->words : 1);
+}
+
+uint64_t model_task_accesses(const struct model_run *r)
+{
+	return r->startup + model_round_accesses(r) * r->rounds;
+}
+
+/* With several words per page, the levels that hold r's page size must
+ * hold it alike (whole, or as entries of one size): 1 and -EINVAL's
+ * reason in err if not. */
+static int words_levels_differ(const struct model_machine *m, const struct model_run *r, char *err,
+			       size_t errlen)
+{
+	unsigned shift = model_words_shift(m, r);
+
+	for (unsigned k = 0; k < m->nlevels; k++) {
+		if (!(m->level[k].psz_mask & (1u << r->psz)) || model_held_shift(&m->level[k], r->psz) == shift)
+			continue;
+		snprintf(err, errlen, "--words %u: the levels of '%s' hold %s pages as entries of different "
+			 "sizes ('%s' differs from the first), which one key per access cannot follow",
+			 r->words, m->name, model_psz_name(r->psz), m->level[k].name);
+		return 1;
+	}
+	return 0;
 }
 
 int model_check(const struct model_machine *m, const struct model_run *r, char *err, size_t errlen)
@@ -248,8 +325,15 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 		snprintf(err, errlen, "tasks must be 1..%d", MODEL_MAX_TASKS);
 		return -EINVAL;
 	}
-	if (r->pages < 1 || r->pages > 0x7fffffffu || r->startup > 0x7fffffffu || r->rounds < 1 ||
-	    r->rounds > (UINT64_MAX >> 1) / r->pages) {
+	if (r->words > MODEL_MAX_WORDS || (r->words & (r->words - 1))) {
+		snprintf(err, errlen, "words per page must be a power of two up to %d", MODEL_MAX_WORDS);
+		return -EINVAL;
+	}
+	if (r->words > 1 && words_levels_differ(m, r, err, errlen))
+		return -EINVAL;
+	if (r->pages < 1 || (r->pages << model_words_shift(m, r)) >= MODEL_STARTUP_PAGE0 ||
+	    r->startup >= MODEL_STARTUP_PAGE0 || r->rounds < 1 ||
+	    r->rounds > (UINT64_MAX >> 1) / model_round_accesses(r)) {
 		snprintf(err, errlen, "working set or rounds out of range");
 		return -EINVAL;
 	}
@@ -342,4 +426,47 @@ unsigned *model_schedule(const struct model_run *r, unsigned core, unsigned n, u
 	}
 	*len = l;
 	return s;
+}
+
+void model_count_levels(const struct model_machine *m, unsigned psz, int *l1, int *l2)
+{
+	*l1 = *l2 = -1;
+	for (unsigned k = 0; k < m->nlevels; k++) {
+		if (!(m->level[k].psz_mask & (1u << psz)))
+			continue;
+		if (*l1 < 0) {
+			*l1 = (int)k;
+		} else {
+			*l2 = (int)k;
+			return;
+		}
+	}
+}
+
+int model_count_of(const struct model_machine *m, unsigned psz, const struct model_task *t,
+		   int c, uint64_t *n)
+{
+	int l1, l2;
+
+	model_count_levels(m, psz, &l1, &l2);
+	switch (c) {
+	case MC_ACCESSES:
+		*n = t->accesses;
+		return 0;
+	case MC_L1_MISSES:
+		if (l1 < 0)
+			return -ENOENT;
+		*n = t->misses[l1];
+		return 0;
+	case MC_L2_MISSES:
+		if (l2 < 0)
+			return -ENOENT;
+		*n = t->misses[l2];
+		return 0;
+	case MC_WALKS:
+		*n = t->walks;
+		return 0;
+	default:
+		return -ENOENT;
+	}
 }

@@ -13,7 +13,7 @@
  */
 static uint64_t number_ids(struct fcore *c)
 {
-	uint64_t span = c->r->pages + c->r->startup, ntags = 0;
+	uint64_t area = c->r->pages << model_words_shift(c->m, c->r), span = area + c->r->startup, ntags = 0;
 	uint64_t *tags = malloc(2 * (c->ntasks + 1) * sizeof(*tags));
 
 	if (!tags)
@@ -31,7 +31,7 @@ static uint64_t number_ids(struct fcore *c)
 				tags[ntags++] = want[h];
 		}
 		t->idbase = (uint32_t)(slot[0] * span);
-		t->pidbase = (uint32_t)(slot[1] * span + c->r->pages);
+		t->pidbase = (uint32_t)(slot[1] * span + area);
 	}
 	return ntags * span;
 }
@@ -78,8 +78,8 @@ int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned
 	for (unsigned k = 0; k < m->nlevels; k++) {
 		if (!(m->level[k].psz_mask & (1u << r->psz)))
 			continue;
-		if (level_init(&c->lv[c->nlv], m, k, cn, r->seed, c->loc ? c->loc + c->nlv : NULL, nlv,
-			       (uint32_t)nids))
+		if (level_init(&c->lv[c->nlv], m, k, r->psz, r->words, cn, r->seed,
+			       c->loc ? c->loc + c->nlv : NULL, nlv, (uint32_t)nids))
 			return -ENOMEM;
 		c->lv[c->nlv].tags = c->tags;
 		c->lv[c->nlv].span = c->span;

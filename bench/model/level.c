@@ -10,8 +10,8 @@ static uint64_t with_nibble(uint64_t order, unsigned p, unsigned w)
 	return (order & ~(0xfull << (4 * p))) | ((uint64_t)w << (4 * p));
 }
 
-int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned cn,
-	       uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid)
+int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned psz,
+	       unsigned words, unsigned cn, uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid)
 {
 	const struct model_level *ml = &m->level[k];
 	size_t e;
@@ -24,7 +24,9 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	l->wide = l->ways > LEVEL_NARROW;
 	l->kind = l->repl == REPL_NRU ? LK_NRU : l->repl == REPL_RANDOM ? LK_RANDOM :
 		  l->wide ? LK_WIDE_LRU : LK_NARROW_LRU;
-	l->pow2 = !(l->sets & (l->sets - 1));
+	/* one set: no index; several words: the keys are the entries' own */
+	l->ishift = l->sets > 1 && words <= 1 ? model_held_shift(ml, psz) : 0;
+	l->pow2 = !(l->sets & (l->sets - 1)) && !l->ishift;
 	l->set_mask = l->sets - 1;
 	l->top = l->wide ? 0 : 4 * (l->ways - 1);
 	l->set_mul = UINT64_MAX / l->sets + 1;

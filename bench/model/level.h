@@ -53,7 +53,8 @@ struct flevel {
 	unsigned sets, ways, repl;
 	int wide;		/* ways > LEVEL_NARROW */
 	unsigned kind;		/* enum level_kind */
-	int pow2;		/* sets is a power of two: the set is page & set_mask */
+	int pow2;		/* sets is a power of two and ishift 0: the set is page & set_mask */
+	unsigned ishift;	/* pages held as smaller entries: the set is (page << ishift) % sets */
 	uint32_t set_mask;	/* sets - 1 */
 	unsigned top;		/* narrow: 4 * (ways - 1), the least recent way's nibble */
 	uint64_t set_mul;	/* page % sets as ((set_mul * page) * sets) >> 64 */
@@ -91,8 +92,8 @@ struct flevel {
  * id, row noid scratch), or NULL to use a hash index instead. Returns 0
  * or -ENOMEM; level_free() cleans up either way (loc stays the caller's).
  */
-int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned cn,
-	       uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid);
+int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsigned psz,
+	       unsigned words, unsigned cn, uint64_t seed, uint32_t *loc, unsigned stride, uint32_t noid);
 void level_free(struct flevel *l);
 
 /* A wide set that is not full: its lowest invalid way, counted as valid
@@ -108,9 +109,12 @@ void level_flush_tag(struct flevel *l, uint64_t tag);
  * most recent first; other policies keep the identity order. */
 void level_order(const struct flevel *l, size_t set, uint16_t *out);
 
-/* The set page maps to: page % sets, without a division. */
+/* The set page maps to: page % sets, without a division (with (page <<
+ * ishift) % sets for pages held as smaller entries). */
 LEVEL_INLINE size_t level_set(const struct flevel *l, uint32_t page)
 {
+	if (l->ishift)
+		return (size_t)(((uint64_t)page << l->ishift) % l->sets);
 	if (l->pow2)
 		return page & l->set_mask;
 	return (size_t)(((__uint128_t)(l->set_mul * page) * l->sets) >> 64);

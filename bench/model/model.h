@@ -15,7 +15,9 @@
  *    running task is switched after `quantum` accesses, round-robin.
  *  - An access probes the levels that hold the run's page size, in order.
  *    A hit at level k fills the levels probed before it; a miss in all of
- *    them is a page walk (dTLB-load-misses) and fills every probed level.
+ *    them is a page walk (dtlb-walks) and fills every probed level. The
+ *    generic dTLB-loads and dTLB-load-misses count what the machine's
+ *    Linux driver counts (struct model_machine's ev_* and counters).
  *  - Tags: ctx2 matches an entry whose context equals the task's context
  *    register 0 or 1; a shared context (--sharedctx) puts the area's
  *    entries in register 1's context, the same for every task. asid: one
@@ -37,6 +39,9 @@
 
 #define MODEL_LEVELS 6
 #define MODEL_MAX_TASKS 4096
+/* Page number of a task's first start-up page (--startup): start-up page
+ * n is MODEL_STARTUP_PAGE0 + n, above every area page (which is below it). */
+#define MODEL_STARTUP_PAGE0 0x80000000u
 
 enum model_repl { REPL_LRU, REPL_NRU, REPL_RANDOM };
 enum model_tag { TAG_CTX2, TAG_ASID, TAG_NONE };
@@ -56,13 +61,38 @@ struct model_level {
 	int repl;		/* enum model_repl */
 	unsigned psz_mask;	/* 1 << enum model_psz for each size held */
 	double hit_cycles;	/* cost of probing this level (estimate) */
+	unsigned char held_as[PSZ_N];	/* 1 + the enum model_psz a page of that size is held as
+					   (a smaller entry: split, smashed), 0: whole */
 };
+
+/*
+ * What a Linux generic event counts on a machine, in the model's terms:
+ * every access, the misses of the first or second data-TLB level that
+ * holds the run's page size, or the accesses that missed them all (page
+ * walks). MC_UNSUPPORTED: the CPU's driver maps no event to it.
+ */
+enum model_count { MC_UNSUPPORTED, MC_ACCESSES, MC_L1_MISSES, MC_L2_MISSES, MC_WALKS };
+
+/*
+ * The model's plain counter names, one row each: the enum model_count it
+ * counts, the event name stored per task (a count), and its meaning. A
+ * run stores these beside the generic names; a metric registry takes its
+ * rows from here. "L1" and "L2" are the first and second levels that hold
+ * the run's page size (Skylake's l1d-2m and stlb for 2 MiB pages).
+ */
+#define MODEL_PLAIN_COUNTERS(X) \
+	X(MC_L1_MISSES, "l1-dtlb-misses", \
+	  "lookups that missed the first data-TLB level holding the page size (its refills)") \
+	X(MC_L2_MISSES, "l2-dtlb-misses", \
+	  "lookups that missed the second data-TLB level holding the page size") \
+	X(MC_WALKS, "dtlb-walks", \
+	  "accesses that missed every data-TLB level: page-table walks, all completed")
 
 struct model_machine {
 	char name[32];		/* preset name, "custom" or "host" */
 	char desc[160];		/* one line: the CPU */
-	char source[320];	/* public sources of the figures */
-	char inferred[200];	/* which figures are inferred, or "" */
+	char source[512];	/* public sources of the figures */
+	char inferred[400];	/* which figures are inferred, or "" */
 	unsigned nlevels;
 	struct model_level level[MODEL_LEVELS];
 	int tag;		/* enum model_tag */
@@ -71,6 +101,12 @@ struct model_machine {
 	double walk_cycles;	/* cost of one page walk (estimate) */
 	double ghz;		/* clock, to turn cycles into an estimated time */
 	const char *default_page;	/* page size for runs that do not name one */
+	const char *arch;	/* "x86-64", "sparc64", "arm64", or NULL (custom) */
+	unsigned arch_psz;	/* page sizes the architecture maps (1 << enum model_psz) */
+	unsigned max_cores;	/* the most cores of a published part (--cores), 0: cores */
+	int ev_loads;		/* enum model_count the driver's dTLB-loads counts */
+	int ev_load_misses;	/* enum model_count the driver's dTLB-load-misses counts */
+	char counters[480];	/* what the driver's events count here: file and line */
 };
 
 enum model_place { MPLACE_SMT, MPLACE_SPREAD, MPLACE_SAME_CPU };
@@ -92,13 +128,17 @@ struct model_run {
 	uint64_t startup;	/* private pages each task touches once before its rounds */
 	unsigned jitter;	/* 0: strands issue in turn (lockstep); N: a seeded order in
 				   which each strand issues N times per period */
+	unsigned words;		/* 0 or 1: one access per page of the stream; N (a power of two
+				   up to MODEL_MAX_WORDS): N accesses at offsets i * page / N */
 };
+
+#define MODEL_MAX_WORDS 512
 
 /* What one task saw. */
 struct model_task {
 	unsigned core, strand;	/* where it ran */
-	uint64_t accesses;	/* dTLB-loads in the model: every access probes the TLB */
-	uint64_t walks;		/* accesses that missed every level: dTLB-load-misses */
+	uint64_t accesses;	/* every access probes the TLB */
+	uint64_t walks;		/* accesses that missed every level: page walks (dtlb-walks) */
 	uint64_t probes[MODEL_LEVELS];	/* lookups made in each level */
 	uint64_t misses[MODEL_LEVELS];	/* lookups that missed in each level */
 	uint64_t switches;	/* times this task was switched in after another task */
@@ -111,6 +151,28 @@ struct model_stats {
 	uint64_t simulated_accesses;	/* accesses simulated one by one */
 	uint64_t period_cycles;		/* length of the detected period (cycles), 0 none */
 };
+
+/*
+ * Set-index shift of level lv for pages of size psz: log2 of the page
+ * over the entry it is held as (1g held as 2m: 9), 0 when held whole.
+ * Each access touches one word of its page (at its start), so a page held
+ * as smaller entries takes one entry, whose set comes from the smaller
+ * entry's page number: (page << shift) % sets, in both simulators.
+ */
+unsigned model_held_shift(const struct model_level *lv, unsigned psz);
+
+/*
+ * With --words N > 1, the key space of r's area: each access of page p at
+ * word i (offset i * page / N) is key (p << shift) + (i << shift) / N,
+ * where shift is the common model_held_shift() of the levels that hold
+ * the page size (model_check refuses levels that differ), and the levels
+ * index their sets by that key. 0 with one word per page.
+ */
+unsigned model_words_shift(const struct model_machine *m, const struct model_run *r);
+/* Accesses of one task: start-up pages, then rounds * pages * words. */
+uint64_t model_task_accesses(const struct model_run *r);
+/* Accesses of one round: pages * words. */
+uint64_t model_round_accesses(const struct model_run *r);
 
 /* Bytes of page size psz, and its name ("4k", "4m"). */
 uint64_t model_psz_bytes(unsigned psz);
@@ -178,6 +240,17 @@ void model_stats_free(struct model_stats *st);
 uint64_t model_total_walks(const struct model_stats *st);
 uint64_t model_total_accesses(const struct model_stats *st);
 
+/*
+ * Levels that are a task's L1 and L2 for page size psz on m: the first and
+ * second that hold it, or -1 (a machine with one level has no L2).
+ */
+void model_count_levels(const struct model_machine *m, unsigned psz, int *l1, int *l2);
+
+/* What t counted as c (enum model_count) for page size psz. Returns 0, or
+ * -ENOENT when m has no such counter (unsupported, or no second level). */
+int model_count_of(const struct model_machine *m, unsigned psz, const struct model_task *t,
+		   int c, uint64_t *n);
+
 /* Estimated cycles of one task's translations: probes * hit cycles of each
  * level plus walks * walk cycles. An estimate, not a measurement. */
 double model_est_cycles(const struct model_machine *m, const struct model_task *t);
@@ -193,6 +266,11 @@ struct sysinfo;
  * -ENOENT when si has no data TLB (reason in err). */
 int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 		       char *err, size_t errlen);
+
+/* Set m's ev_loads, ev_load_misses and counters note to what this
+ * machine's Linux driver counts (by CPU vendor, family and arch), or
+ * unsupported with the reason where that was not read. */
+void model_host_counters(const struct sysinfo *si, struct model_machine *m);
 
 /* One line per level, e.g. "l1d:128,full,nru,ps=8k+64k+4m+256m". */
 char *model_tlb_str(const struct model_machine *m, char *buf, size_t len);

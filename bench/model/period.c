@@ -68,7 +68,7 @@ static void state_write(const struct fcore *c, unsigned char *buf, uint16_t *ord
 		else if (done < c->r->startup)
 			v = (1ull << 63) | done;
 		else
-			v = (done - c->r->startup) % c->r->pages;
+			v = (done - c->r->startup) % model_round_accesses(c->r);
 
 		memcpy(p, &v, sizeof(v));
 		p += sizeof(v);
@@ -117,7 +117,7 @@ void period_check(struct fcore *c, struct detect *d)
 	if (done == d->last_seen)
 		return;
 	d->last_seen = done;
-	if (!a->left || done < c->r->startup || (done - c->r->startup) % c->r->pages ||
+	if (!a->left || done < c->r->startup || (done - c->r->startup) % model_round_accesses(c->r) ||
 	    done == d->last_ck)
 		return;
 	d->last_ck = done;

@@ -13,7 +13,17 @@
 #include "machine/sysinfo.h"
 
 #define PS(x) (1u << PSZ_##x)
+/* The Linux 6.1 perf drivers the counter notes cite, by file. */
+#define SPARC_DRV "Linux 6.1 arch/sparc/kernel/perf_event.c: "
+#define INTEL_DRV "Linux 6.1 arch/x86/events/intel/core.c: "
+#define AMD_DRV "Linux 6.1 arch/x86/events/amd/core.c: "
+#define ARM_DRV "Linux 6.1 arch/arm64/kernel/perf_event.c: "
 #define SPARC_PS (PS(8K) | PS(64K) | PS(4M) | PS(256M))
+/* Page sizes each architecture maps: x86-64 4K, 2M, 1G (Intel SDM vol. 3A
+ * 4.5); arm64 4K, 16K and 64K granules with their block and contiguous
+ * sizes as Linux's hugetlb offers them (Documentation/arm64/hugetlbpage.rst). */
+#define X86_PS (PS(4K) | PS(2M) | PS(1G))
+#define ARM64_PS (PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G) | PS(16G))
 
 static const struct model_machine ultrasparc_t2 = {
 	.name = "ultrasparc-t2",
@@ -27,6 +37,11 @@ static const struct model_machine ultrasparc_t2 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS, 0 } },
 	.tag = TAG_CTX2, .cores = 8, .strands = 8, .walk_cycles = 60, .ghz = 1.4,
 	.default_page = "4m",
+	.arch = "sparc64", .arch_psz = SPARC_PS,
+	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
+	.counters = SPARC_DRV "niagara2 and niagara3 take niagara2_pmu (lines 1699-1701); dTLB-load-misses "
+		    "is event 0x0b08 (539), the DTLB's misses: the one level, so l1-dtlb-misses = dtlb-walks "
+		    "(each a hardware tablewalk of the TSB); dTLB-loads is CACHE_OP_UNSUPPORTED (538)",
 };
 
 static const struct model_machine sparc_t4 = {
@@ -39,6 +54,11 @@ static const struct model_machine sparc_t4 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS | PS(2G), 0 } },
 	.tag = TAG_CTX2, .cores = 8, .strands = 8, .walk_cycles = 80, .ghz = 3.0,
 	.default_page = "4m",
+	.arch = "sparc64", .arch_psz = SPARC_PS | PS(2G),
+	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
+	.counters = SPARC_DRV "niagara4 and niagara5 take niagara4_pmu (lines 1704-1706); dTLB-load-misses "
+		    "is event (17 << 6) | 0x3f (676), the DTLB's misses: the one level, so l1-dtlb-misses = "
+		    "dtlb-walks; dTLB-loads is CACHE_OP_UNSUPPORTED (675)",
 };
 
 static const struct model_machine sparc_m7 = {
@@ -51,6 +71,11 @@ static const struct model_machine sparc_m7 = {
 	.level = { { "dtlb", 128, 0, REPL_NRU, SPARC_PS | PS(2G) | PS(16G), 0 } },
 	.tag = TAG_CTX2, .cores = 32, .strands = 8, .walk_cycles = 80, .ghz = 4.13,
 	.default_page = "4m",
+	.arch = "sparc64", .arch_psz = SPARC_PS | PS(2G) | PS(16G),
+	.ev_loads = MC_UNSUPPORTED, .ev_load_misses = MC_L1_MISSES,
+	.counters = SPARC_DRV "sparc-m7 takes sparc_m7_pmu (lines 1709-1710), whose cache map is niagara4's "
+		    "(783): dTLB-load-misses is event (17 << 6) | 0x3f (676), the DTLB's misses: the one level, "
+		    "so l1-dtlb-misses = dtlb-walks; dTLB-loads is CACHE_OP_UNSUPPORTED (675)",
 };
 
 static const struct model_machine intel_skylake = {
@@ -71,38 +96,68 @@ static const struct model_machine intel_skylake = {
 	},
 	.tag = TAG_ASID, .cores = 4, .strands = 2, .walk_cycles = 30, .ghz = 4.0,
 	.default_page = "2m",
+	.arch = "x86-64", .arch_psz = X86_PS,
+	.ev_loads = MC_ACCESSES, .ev_load_misses = MC_WALKS,
+	.counters = INTEL_DRV "Skylake takes skl_hw_cache_event_ids (lines 6418, 6425); dTLB-loads is "
+		    "MEM_INST_RETIRED.ALL_LOADS, every retired load (661); dTLB-load-misses is "
+		    "DTLB_LOAD_MISSES.WALK_COMPLETED, completed walks (662): dtlb-walks. No generic event "
+		    "counts the L1 DTLB's or the STLB's misses",
 };
 
 static const struct model_machine amd_zen2 = {
 	.name = "amd-zen2",
-	.desc = "AMD Zen 2 core: 64-entry fully associative L1 DTLB (all sizes), 2048-entry L2 DTLB, 2 SMT threads",
+	.desc = "AMD Zen 2 core: 64-entry fully associative L1 DTLB (all sizes), 2048-entry 12-way L2 DTLB "
+		"(modelled 16-way), 2 SMT threads",
 	.source = "AMD Software Optimization Guide for AMD Family 17h Models 30h and Greater (56305), TLB "
-		  "section; CPUID Fn8000_0005/Fn8000_0006",
-	.inferred = "L2 associativity 16-way and replacement (LRU) assumed; 1 GiB pages are held by the L1 only "
-		    "(the L2 DTLB holds 4K and 2M); core count 8 (one CCD); costs estimated",
+		  "section; WikiChip, Zen 2 memory subsystem: L2 DTLB unified, 12-way, 2048 entries, 4K and 2M "
+		  "entries, 1G pages smashed into 2M entries (installed as 1G in the L1); EPYC 7742: 64 cores",
+	.inferred = "the L2's 12 ways are skewed by page size (Zen 1: 8/2/2 ways for 4K/2M/coalesced, H. Brais "
+		    "on Stack Overflow q. 69814823), which 2048 entries of whole 12-way sets cannot be: modelled "
+		    "as 128 sets x 16 ways; a smashed 1G entry's set from its 2M page number (the skew hash is "
+		    "unpublished); LRU; 8 cores (one CCD); costs",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0 },
-		{ "l2d", 2048, 16, REPL_LRU, PS(4K) | PS(2M), 7 },
+		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 } },
+		{ "l2d", 2048, 16, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M } },
 	},
 	.tag = TAG_ASID, .cores = 8, .strands = 2, .walk_cycles = 35, .ghz = 3.5,
 	.default_page = "2m",
+	.arch = "x86-64", .arch_psz = X86_PS, .max_cores = 64,	/* EPYC 7742 (Rome) */
+	.ev_loads = MC_L1_MISSES, .ev_load_misses = MC_WALKS,
+	.counters = AMD_DRV "family 17h and later take amd_hw_cache_event_ids_f17h (lines 1483-1484); "
+		    "dTLB-loads is 0xff45, all L2 DTLB accesses, i.e. the L1 DTLB's misses (179): "
+		    "l1-dtlb-misses; dTLB-load-misses is 0xf045, L2 DTLB misses, i.e. page walks (180): "
+		    "dtlb-walks",
 };
+
+/* N1 caches 4K, 16K, 64K, 2M and 512M entries; larger blocks are split:
+ * 32M and 1G (4K granule) into 2M entries, 16G (64K granule) into 512M. */
+#define N1_PS (PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G) | PS(16G))
+#define N1_SPLIT { [PSZ_32M] = 1 + PSZ_2M, [PSZ_1G] = 1 + PSZ_2M, [PSZ_16G] = 1 + PSZ_512M }
 
 static const struct model_machine arm_n1 = {
 	.name = "arm-neoverse-n1",
-	.desc = "Arm Neoverse N1: 48-entry fully associative L1 data TLB, 1280-entry 5-way L2 TLB, 1 thread per core",
+	.desc = "Arm Neoverse N1 (AWS Graviton2-like): 48-entry fully associative L1 data TLB, 1280-entry 5-way "
+		"L2 TLB, 1 thread per core, 64 cores",
 	.source = "Arm Neoverse N1 Core Technical Reference Manual (101427), Memory Management Unit chapter: "
-		  "L1 data TLB 48 entries fully associative, L2 TLB 1280 entries 5-way set associative",
-	.inferred = "replacement (LRU assumed); the L2 TLB is unified with instructions (instruction traffic not "
-		    "modelled); core count 64 (Ampere Altra-like); costs estimated",
+		  "L1 data TLB 48 entries fully associative, L2 TLB 1280 entries 5-way set associative; entries "
+		  "cached at 4K, 16K, 64K, 2M, 512M only, larger blocks split (Cortex-A76 TRM A5.2.2, as cited "
+		  "in issue 28); AWS Graviton2: 64 N1 cores (Ampere Altra: 80; Altra Max: 128)",
+	.inferred = "replacement (LRU assumed); a split block's set from its 2M (or 512M) page number; the L2 "
+		    "TLB is unified with instructions (instruction traffic not modelled); costs estimated",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 48, 0, REPL_LRU, PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G), 0 },
-		{ "l2", 1280, 5, REPL_LRU, PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G), 5 },
+		{ "l1d", 48, 0, REPL_LRU, N1_PS, 0, N1_SPLIT },
+		{ "l2", 1280, 5, REPL_LRU, N1_PS, 5, N1_SPLIT },
 	},
 	.tag = TAG_ASID, .cores = 64, .strands = 1, .walk_cycles = 30, .ghz = 3.0,
 	.default_page = "2m",
+	.arch = "arm64", .arch_psz = ARM64_PS, .max_cores = 128,	/* Ampere Altra Max M128-30 */
+	.ev_loads = MC_ACCESSES, .ev_load_misses = MC_L1_MISSES,
+	.counters = ARM_DRV "neoverse-n1 takes the PMUv3 maps (lines 1303, 1286); dTLB-loads is L1D_TLB, "
+		    "every L1 data TLB access (67); dTLB-load-misses is L1D_TLB_REFILL, every L1 refill, "
+		    "those the L2 TLB serves included (66): l1-dtlb-misses; walks are armv8_pmuv3/dtlb_walk/ "
+		    "(DTLB_WALK, 227): dtlb-walks; L2 refills l2d_tlb_refill (220, instruction-side too)",
 };
 
 const struct model_machine *const model_presets[] = {
@@ -145,6 +200,41 @@ static unsigned mask_of(const char *list)
 		if (!model_psz_parse(w, &psz))
 			mask |= 1u << psz;
 	return mask;
+}
+
+/* What a host's driver counts, by vendor (and family) as the drivers
+ * choose their tables; the first row that matches applies. */
+static const struct {
+	const char *vendor, *arch;	/* NULL: any */
+	unsigned min_family;
+	int loads, misses;		/* enum model_count */
+	const char *note;
+} host_maps[] = {
+	{ "AuthenticAMD", NULL, 0x17, MC_L1_MISSES, MC_WALKS,
+	  AMD_DRV "family 17h and later take amd_hw_cache_event_ids_f17h (lines 1483-1484): dTLB-loads "
+	  "0xff45, L1 DTLB misses (179); dTLB-load-misses 0xf045, walks (180)" },
+	{ "GenuineIntel", NULL, 0, MC_ACCESSES, MC_WALKS,
+	  INTEL_DRV "as Skylake's table (661-662): dTLB-loads every load, dTLB-load-misses walks; other "
+	  "Intel families map a walk event too (e.g. MISS_CAUSES_A_WALK, 1046), not checked per model" },
+	{ NULL, "aarch64", 0, MC_ACCESSES, MC_L1_MISSES,
+	  ARM_DRV "the PMUv3 maps (66-67): dTLB-loads L1D_TLB, dTLB-load-misses L1D_TLB_REFILL; some cores "
+	  "take read-only variants (100, 132), not checked per core" },
+};
+
+void model_host_counters(const struct sysinfo *si, struct model_machine *m)
+{
+	for (size_t i = 0; i < sizeof(host_maps) / sizeof(host_maps[0]); i++) {
+		if ((host_maps[i].vendor && strcmp(si->cpu_vendor, host_maps[i].vendor)) ||
+		    (host_maps[i].arch && strcmp(si->arch, host_maps[i].arch)) || si->family < host_maps[i].min_family)
+			continue;
+		m->ev_loads = host_maps[i].loads;
+		m->ev_load_misses = host_maps[i].misses;
+		snprintf(m->counters, sizeof(m->counters), "%s", host_maps[i].note);
+		return;
+	}
+	m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
+	snprintf(m->counters, sizeof(m->counters), "no driver table read for vendor '%s' on %s: dTLB-loads "
+		 "and dTLB-load-misses are not stored; read the plain names", si->cpu_vendor, si->arch);
 }
 
 int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
@@ -198,5 +288,16 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 	m->walk_cycles = 35;
 	m->ghz = 3.0;
 	m->default_page = strcmp(si->arch, "sparc64") == 0 ? "4m" : "2m";
+	if (strcmp(si->arch, "x86_64") == 0) {
+		m->arch = "x86-64";
+		m->arch_psz = X86_PS;
+	} else if (strcmp(si->arch, "aarch64") == 0) {
+		m->arch = "arm64";
+		m->arch_psz = ARM64_PS;
+	} else if (strcmp(si->arch, "sparc64") == 0) {
+		m->arch = "sparc64";
+		m->arch_psz = SPARC_PS | PS(2G) | PS(16G);
+	}
+	model_host_counters(si, m);
 	return 0;
 }

@@ -30,6 +30,8 @@ struct ref_task {
 	struct wl_stream s;
 	uint64_t left;
 	uint64_t startup_left;	/* private start-up pages still to touch */
+	uint32_t page;		/* the stream's current page */
+	unsigned word;		/* its next word (--words), 0: read the next page */
 	unsigned core, strand;
 	uint32_t proc;		/* address space: task index, or 0 for threads */
 };
@@ -72,6 +74,13 @@ static unsigned ref_victim(struct ref_level *l, struct ref_entry *set, int repl)
 	return 0;
 }
 
+/* The set-index shift of level k (model_held_shift()); 0 with several
+ * words per page, whose keys are already the entries' own. */
+static unsigned ref_shift(const struct ref *x, unsigned k)
+{
+	return x->r->words > 1 ? 0 : model_held_shift(&x->m->level[k], x->r->psz);
+}
+
 /* One access of task i, which runs on strand s of core c. */
 static void ref_access(struct ref *x, unsigned i)
 {
@@ -82,10 +91,15 @@ static void ref_access(struct ref *x, unsigned i)
 	int has1 = 0, hit = -1;
 
 	if (t->startup_left) {
-		page = 0x80000000u + (uint32_t)(x->r->startup - t->startup_left);
+		page = MODEL_STARTUP_PAGE0 + (uint32_t)(x->r->startup - t->startup_left);
 		t->startup_left--;
 	} else {
-		wl_fill(&t->s, &page, 1);
+		unsigned words = x->r->words > 1 ? x->r->words : 1, shift = model_words_shift(m, x->r);
+
+		if (t->word == 0)
+			wl_fill(&t->s, &t->page, 1);
+		page = (t->page << shift) + (uint32_t)(((uint64_t)t->word << shift) / words);
+		t->word = (t->word + 1) % words;
 	}
 	if (m->tag == TAG_NONE)
 		tag0 = 1 + t->strand;
@@ -95,7 +109,7 @@ static void ref_access(struct ref *x, unsigned i)
 	if (m->tag == TAG_CTX2 && x->r->sharedctx) {
 		tag1 = SHARED_CTX;
 		has1 = 1;
-		if (page < 0x80000000u)
+		if (page < MODEL_STARTUP_PAGE0)
 			itag = SHARED_CTX;
 	}
 	mt->accesses++;
@@ -106,7 +120,7 @@ static void ref_access(struct ref *x, unsigned i)
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
 		mt->probes[k]++;
-		set = &l->e[(page % l->sets) * l->ways];
+		set = &l->e[(((uint64_t)page << ref_shift(x, k)) % l->sets) * l->ways];
 		for (unsigned w = 0; w < l->ways; w++) {
 			struct ref_entry *e = &set[w];
 
@@ -130,7 +144,7 @@ static void ref_access(struct ref *x, unsigned i)
 
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
-		set = &l->e[(page % l->sets) * l->ways];
+		set = &l->e[(((uint64_t)page << ref_shift(x, k)) % l->sets) * l->ways];
 		w = ref_victim(l, set, m->level[k].repl);
 		set[w].valid = 1;
 		set[w].tag = itag;
@@ -208,68 +222,89 @@ static int ref_core_order(struct ref *x, unsigned c)
 	return x->sched[c] ? 0 : -ENOMEM;
 }
 
-int model_reference(const struct model_machine *m, const struct model_run *r,
-		    struct model_stats *st)
+/* Allocate x's arrays and every core's levels, all empty. Returns 0 or -ENOMEM. */
+static int ref_alloc(struct ref *x)
 {
-	struct ref x = { .m = m, .r = r, .st = st };
-	unsigned ncs = m->cores * m->strands, *core = NULL, *strand = NULL;
-	char err[160];
-	int ret = -ENOMEM, busy;
+	const struct model_machine *m = x->m;
+	const struct model_run *r = x->r;
+	unsigned ncs = m->cores * m->strands;
 
-	memset(st, 0, sizeof(*st));
-	if (model_check(m, r, err, sizeof(err)))
-		return -EINVAL;
-	st->ntasks = r->ntasks;
-	st->task = calloc(r->ntasks, sizeof(*st->task));
-	x.t = calloc(r->ntasks, sizeof(*x.t));
-	x.lv = calloc((size_t)m->cores * m->nlevels, sizeof(*x.lv));
-	x.cur = malloc(ncs * sizeof(*x.cur));
-	x.qleft = malloc(ncs * sizeof(*x.qleft));
-	x.sched = calloc(m->cores, sizeof(*x.sched));
-	x.busy = calloc(m->cores, sizeof(*x.busy));
-	x.slen = calloc(m->cores, sizeof(*x.slen));
-	x.pos = calloc(m->cores, sizeof(*x.pos));
-	core = malloc(r->ntasks * sizeof(*core));
-	strand = malloc(r->ntasks * sizeof(*strand));
-	if (!st->task || !x.t || !x.lv || !x.cur || !x.qleft || !core || !strand ||
-	    !x.sched || !x.busy || !x.slen || !x.pos)
-		goto out;
+	x->st->ntasks = r->ntasks;
+	x->st->task = calloc(r->ntasks, sizeof(*x->st->task));
+	x->t = calloc(r->ntasks, sizeof(*x->t));
+	x->lv = calloc((size_t)m->cores * m->nlevels, sizeof(*x->lv));
+	x->cur = malloc(ncs * sizeof(*x->cur));
+	x->qleft = malloc(ncs * sizeof(*x->qleft));
+	x->sched = calloc(m->cores, sizeof(*x->sched));
+	x->busy = calloc(m->cores, sizeof(*x->busy));
+	x->slen = calloc(m->cores, sizeof(*x->slen));
+	x->pos = calloc(m->cores, sizeof(*x->pos));
+	if (!x->st->task || !x->t || !x->lv || !x->cur || !x->qleft || !x->sched || !x->busy ||
+	    !x->slen || !x->pos)
+		return -ENOMEM;
 	for (unsigned c = 0; c < m->cores; c++) {
 		for (unsigned k = 0; k < m->nlevels; k++) {
-			struct ref_level *l = &x.lv[c * m->nlevels + k];
+			struct ref_level *l = &x->lv[c * m->nlevels + k];
 
 			l->ways = m->level[k].ways ? m->level[k].ways : m->level[k].entries;
 			l->sets = m->level[k].entries / l->ways;
 			l->e = calloc(m->level[k].entries, sizeof(*l->e));
 			if (!l->e)
-				goto out;
+				return -ENOMEM;
 			rng_seed(&l->rng, r->seed, 0x7100 + (uint64_t)c * MODEL_LEVELS + k);
 		}
 	}
+	return 0;
+}
+
+/* Place the tasks, open their streams, and set every strand's first task
+ * and quantum. Returns 0 or -errno. */
+static int ref_start(struct ref *x)
+{
+	const struct model_machine *m = x->m;
+	const struct model_run *r = x->r;
+	unsigned *core = malloc(r->ntasks * sizeof(*core)), *strand = malloc(r->ntasks * sizeof(*strand));
+	int ret = -ENOMEM;
+
+	if (!core || !strand)
+		goto out;
 	model_place_tasks(m, r, core, strand);
 	for (unsigned i = 0; i < r->ntasks; i++) {
 		struct wl_params p = { .pages = r->pages, .rounds = r->rounds, .seed = r->seed,
 				       .task = i, .ntasks = r->ntasks, .args = &r->wl };
 
-		x.t[i].core = st->task[i].core = core[i];
-		x.t[i].strand = st->task[i].strand = strand[i];
-		x.t[i].proc = r->threads ? 0 : i;
-		x.t[i].left = r->startup + r->pages * r->rounds;
-		x.t[i].startup_left = r->startup;
-		ret = wl_open(&x.t[i].s, r->ops, &p);
+		x->t[i].core = x->st->task[i].core = core[i];
+		x->t[i].strand = x->st->task[i].strand = strand[i];
+		x->t[i].proc = r->threads ? 0 : i;
+		x->t[i].left = model_task_accesses(r);
+		x->t[i].startup_left = r->startup;
+		ret = wl_open(&x->t[i].s, r->ops, &p);
 		if (ret)
 			goto out;
 	}
 	ret = -ENOMEM;
 	for (unsigned c = 0; c < m->cores; c++) {
-		if (ref_core_order(&x, c))
+		if (ref_core_order(x, c))
 			goto out;
 		for (unsigned s = 0; s < m->strands; s++) {
-			x.cur[c * m->strands + s] = ref_next(&x, c, s, -1);
-			x.qleft[c * m->strands + s] = r->quantum;
+			x->cur[c * m->strands + s] = ref_next(x, c, s, -1);
+			x->qleft[c * m->strands + s] = r->quantum;
 		}
 	}
-	/* Every core takes one slot of its issue order per step. */
+	ret = 0;
+out:
+	free(core);
+	free(strand);
+	return ret;
+}
+
+/* Every core takes one slot of its issue order per step, until every
+ * task has ended. */
+static void ref_run(struct ref *x)
+{
+	const struct model_machine *m = x->m;
+	int busy;
+
 	do {
 		busy = 0;
 		for (unsigned c = 0; c < m->cores; c++) {
@@ -277,45 +312,67 @@ int model_reference(const struct model_machine *m, const struct model_run *r,
 			int i, any = 0;
 
 			for (s = 0; s < m->strands; s++)
-				if (x.cur[c * m->strands + s] >= 0)
+				if (x->cur[c * m->strands + s] >= 0)
 					any = 1;
 			if (!any)
 				continue;
 			busy = 1;
-			s = x.busy[c][x.sched[c][x.pos[c]++ % x.slen[c]]];
+			s = x->busy[c][x->sched[c][x->pos[c]++ % x->slen[c]]];
 			slot = c * m->strands + s;
-			i = x.cur[slot];
+			i = x->cur[slot];
 			if (i < 0)
 				continue;
-			ref_access(&x, (unsigned)i);
-			x.t[i].left--;
-			x.qleft[slot]--;
-			ref_after(&x, c, s);
+			ref_access(x, (unsigned)i);
+			x->t[i].left--;
+			x->qleft[slot]--;
+			ref_after(x, c, s);
 		}
 	} while (busy);
-	st->simulated_accesses = model_total_accesses(st);
-	ret = 0;
-out:
-	if (x.t)
-		for (unsigned i = 0; i < r->ntasks; i++)
-			wl_close(&x.t[i].s);
-	if (x.lv)
+}
+
+/* Free what ref_alloc() and ref_start() made (also after a failure). */
+static void ref_free(struct ref *x)
+{
+	const struct model_machine *m = x->m;
+
+	if (x->t)
+		for (unsigned i = 0; i < x->r->ntasks; i++)
+			wl_close(&x->t[i].s);
+	if (x->lv)
 		for (unsigned j = 0; j < m->cores * m->nlevels; j++)
-			free(x.lv[j].e);
-	for (unsigned c = 0; x.sched && c < m->cores; c++)
-		free(x.sched[c]);
-	for (unsigned c = 0; x.busy && c < m->cores; c++)
-		free(x.busy[c]);
-	free(x.sched);
-	free(x.busy);
-	free(x.slen);
-	free(x.pos);
-	free(x.lv);
-	free(x.t);
-	free(x.cur);
-	free(x.qleft);
-	free(core);
-	free(strand);
+			free(x->lv[j].e);
+	for (unsigned c = 0; x->sched && c < m->cores; c++)
+		free(x->sched[c]);
+	for (unsigned c = 0; x->busy && c < m->cores; c++)
+		free(x->busy[c]);
+	free(x->sched);
+	free(x->busy);
+	free(x->slen);
+	free(x->pos);
+	free(x->lv);
+	free(x->t);
+	free(x->cur);
+	free(x->qleft);
+}
+
+int model_reference(const struct model_machine *m, const struct model_run *r,
+		    struct model_stats *st)
+{
+	struct ref x = { .m = m, .r = r, .st = st };
+	char err[160];
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	if (model_check(m, r, err, sizeof(err)))
+		return -EINVAL;
+	ret = ref_alloc(&x);
+	if (!ret)
+		ret = ref_start(&x);
+	if (!ret) {
+		ref_run(&x);
+		st->simulated_accesses = model_total_accesses(st);
+	}
+	ref_free(&x);
 	if (ret)
 		model_stats_free(st);
 	return ret;

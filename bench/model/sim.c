@@ -46,7 +46,9 @@ static int task_init(struct ftask *t, const struct model_machine *m, const struc
 	uint64_t tag0;
 
 	t->proc = r->threads ? 0 : i;
-	t->left = t->init_left = r->startup + r->pages * r->rounds;
+	t->left = t->init_left = model_task_accesses(r);
+	t->words = r->words > 1 ? r->words : 1;
+	t->wshift = model_words_shift(m, r);
 	t->startup_left = r->startup;
 	tag0 = m->tag == TAG_NONE ? 1 + strand : 1 + (uint64_t)t->proc;
 	t->key0 = t->ikey = t->pkey = tag0 << 32;
@@ -119,7 +121,7 @@ int model_simulate_progress(const struct model_machine *m, const struct model_ru
 	for (unsigned cn = 0; cn < m->cores; cn++) {
 		struct fcore c = { .m = m, .r = r, .st = st, .t = t, .progress = fn,
 				   .progress_arg = arg, .done_before = done,
-				   .total = (r->startup + r->pages * r->rounds) * r->ntasks };
+				   .total = model_task_accesses(r) * r->ntasks };
 
 		ret = core_init(&c, cn, core, strand);
 		if (!ret && c.ntasks)

@@ -1,7 +1,8 @@
 /*
  * sim_int.h - the fast simulator's state, shared by sim.c (the run: tasks,
- * cores, counts), core.c (a core's set-up), step.c (the inner loop) and
- * period.c (exact period detection and skipping). Internal to bench/model.
+ * cores, counts), core.c (a core's set-up), access.h and step.c (the inner
+ * loop), sched.c (the scheduler) and period.c (exact period detection and
+ * skipping). Internal to bench/model.
  */
 #ifndef SGA_MODEL_SIM_INT_H
 #define SGA_MODEL_SIM_INT_H
@@ -18,6 +19,7 @@ struct ftask {
 	struct wl_stream s;
 	uint32_t *buf;
 	unsigned bpos, blen;	/* next index in buf, indices in it (0 while start-up pages remain) */
+	unsigned words, wshift;	/* accesses per page of the stream, and model_words_shift() */
 	uint64_t left, init_left;
 	uint64_t startup_left;	/* private start-up pages still to touch */
 	uint64_t pkey;		/* tag of private pages */
@@ -65,9 +67,14 @@ struct fcore {
  * levels and loc table. Returns 0 or -ENOMEM; core_free() either way. */
 int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned *strand);
 void core_free(struct fcore *c);
-/* Simulate core cn to the end (step.c); periodic: look for a repeated
+/* Simulate core cn to the end (sched.c); periodic: look for a repeated
  * state and skip whole periods (period.c). Returns 0 or -ENOMEM. */
 int run_core(struct fcore *c, unsigned cn, int periodic);
+/* One access of task t on core c, whatever the core (step.c). */
+void access_one(struct fcore *c, struct ftask *t);
+/* `periods` issue periods of the tasks in c->flat (c->nflat of them,
+ * c->reps periods' worth), compiled for the core's level kinds (step.c). */
+void run_periods(struct fcore *c, uint64_t periods);
 
 struct detect {
 	int on;

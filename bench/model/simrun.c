@@ -10,31 +10,85 @@
 #include "model/simrun.h"
 #include "machine/sysinfo.h"
 
-int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
-		struct model_run *r, char *err, size_t errlen)
+/*
+ * Refuse a --machine host whose TLB geometry came from CPUID under a
+ * hypervisor: the hypervisor sets those leaves, so they need not be the
+ * CPU's. Returns 0 or -EINVAL with the reason in err.
+ */
+static int host_trusted(const struct sysinfo *si, char *err, size_t errlen)
 {
-	/* as in `run`: the working set is the area unless given; the area is the working set unless given */
-	uint64_t ws = c->working_set ? c->working_set : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
-	const char *ws_from = c->working_set ? "" : c->sga_size ? " (the default: --sga-size)" :
-			      " (the default: 276m)";
-	char wsb[32], sgab[32];
-	const char *page;
+	if (!si->is_vm || strcmp(si->tlb_source, "cpuid") != 0)
+		return 0;
+	snprintf(err, errlen, "--machine host: this machine runs under the hypervisor '%s', and its TLB "
+		 "geometry comes from CPUID leaves the hypervisor sets (%s, sysinfo source '%s'), so it "
+		 "cannot be trusted; use a preset (--machine list) or --machine custom --tlb",
+		 si->hypervisor[0] ? si->hypervisor : "unknown",
+		 strcmp(si->cpu_vendor, "AuthenticAMD") == 0 ? "Fn8000_0005/Fn8000_0006" : "leaf 2 or 0x18",
+		 si->tlb_source);
+	return -EINVAL;
+}
+
+/*
+ * Refuse what m's hardware cannot do: more strands per core than it has,
+ * more cores than its largest published part, a page size its
+ * architecture does not map. Returns 0 or -EINVAL with the reason in err.
+ */
+static int hardware_can(const struct sim_cfg *c, const struct model_machine *m,
+			const struct model_run *r, char *err, size_t errlen)
+{
+	char ps[96];
+
+	if (c->strands > m->strands) {
+		snprintf(err, errlen, "--strands %llu: %s has %u strand%s per core",
+			 (unsigned long long)c->strands, m->name, m->strands, m->strands == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (m->arch && c->cores > m->max_cores) {
+		snprintf(err, errlen, "--cores %llu: the largest published %s part has %u cores",
+			 (unsigned long long)c->cores, m->name, m->max_cores);
+		return -EINVAL;
+	}
+	if (m->arch_psz && !(m->arch_psz & (1u << r->psz))) {
+		snprintf(err, errlen, "--page-size %s: %s has no %s pages (it maps %s)", model_psz_name(r->psz),
+			 m->arch, model_psz_name(r->psz), model_psz_mask_str(m->arch_psz, ps, sizeof(ps)));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The custom machine (--machine custom): levels from --tlb only. */
+static void custom_machine(struct model_machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "custom");
+	snprintf(m->desc, sizeof(m->desc), "a custom TLB (--tlb)");
+	snprintf(m->source, sizeof(m->source), "the command line");
+	m->tag = TAG_ASID;
+	m->cores = 1;
+	m->strands = 2;
+	m->walk_cycles = 30;
+	m->ghz = 3.0;
+	m->default_page = "4k";
+	m->ev_loads = m->ev_load_misses = MC_UNSUPPORTED;
+	snprintf(m->counters, sizeof(m->counters), "a custom TLB has no CPU, so no driver defines "
+		 "dTLB-loads or dTLB-load-misses: read l1-dtlb-misses, l2-dtlb-misses, dtlb-walks");
+}
+
+/* The machine of c: a preset, host or custom, with --tlb, --tag, --cores
+ * and --walk-cycles applied. Returns 0, or -EINVAL / -ENODEV with the
+ * reason in err. */
+static int sim_machine(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
+		       char *err, size_t errlen)
+{
 	int tag;
 
 	if (strcmp(c->machine, "host") == 0) {
 		if (!si || model_from_sysinfo(si, m, err, errlen))
 			return -ENODEV;
+		if (host_trusted(si, err, errlen))
+			return -EINVAL;
 	} else if (strcmp(c->machine, "custom") == 0) {
-		memset(m, 0, sizeof(*m));
-		snprintf(m->name, sizeof(m->name), "custom");
-		snprintf(m->desc, sizeof(m->desc), "a custom TLB (--tlb)");
-		snprintf(m->source, sizeof(m->source), "the command line");
-		m->tag = TAG_ASID;
-		m->cores = 1;
-		m->strands = 2;
-		m->walk_cycles = 30;
-		m->ghz = 3.0;
-		m->default_page = "4k";
+		custom_machine(m);
 		if (!c->tlb) {
 			snprintf(err, errlen, "--machine custom needs --tlb");
 			return -EINVAL;
@@ -62,10 +116,28 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 		}
 		m->tag = tag;
 	}
+	if (m->max_cores < m->cores)
+		m->max_cores = m->cores;	/* before --cores replaces cores */
 	if (c->cores)
 		m->cores = (unsigned)c->cores;
 	if (c->walk_cycles >= 0)
 		m->walk_cycles = c->walk_cycles;
+	return 0;
+}
+
+int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
+		struct model_run *r, char *err, size_t errlen)
+{
+	/* as in `run`: the working set is the area unless given; the area is the working set unless given */
+	uint64_t ws = c->working_set ? c->working_set : c->sga_size ? c->sga_size : SIM_DEFAULT_WS, psz_bytes;
+	const char *ws_from = c->working_set ? "" : c->sga_size ? " (the default: --sga-size)" :
+			      " (the default: 276m)";
+	char wsb[32], sgab[32];
+	const char *page;
+	int ret = sim_machine(c, si, m, err, errlen);
+
+	if (ret)
+		return ret;
 	memset(r, 0, sizeof(*r));
 	r->ops = workload_find(c->pattern);
 	if (!r->ops) {
@@ -113,7 +185,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->strands = (unsigned)c->strands;
 	r->jitter = (unsigned)c->jitter;
 	r->startup = c->startup;
-	if (model_check(m, r, err, errlen))
+	r->words = (unsigned)c->words;
+	if (hardware_can(c, m, r, err, errlen) || model_check(m, r, err, errlen))
 		return -EINVAL;
 	return 0;
 }
@@ -122,6 +195,20 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 static const char *choice(const char *choices, int idx, char *buf, size_t len)
 {
 	return opt_choice_name(choices, idx, buf, len);
+}
+
+/* The plain name of an enum model_count, "accesses" or "unsupported". */
+static const char *count_name(int c)
+{
+	switch (c) {
+#define NAME_CASE(id, name, meaning) case id: return name;
+	MODEL_PLAIN_COUNTERS(NAME_CASE)
+#undef NAME_CASE
+	case MC_ACCESSES:
+		return "accesses";
+	default:
+		return "unsupported";
+	}
 }
 
 char *sim_machine_json(const struct model_machine *m, char *buf, size_t len)
@@ -141,6 +228,9 @@ char *sim_machine_json(const struct model_machine *m, char *buf, size_t len)
 	json_str(&j, "desc", m->desc);
 	json_str(&j, "source", m->source);
 	json_str(&j, "inferred", m->inferred);
+	json_str(&j, "counters", m->counters);
+	json_str(&j, "dTLB-loads", count_name(m->ev_loads));
+	json_str(&j, "dTLB-load-misses", count_name(m->ev_load_misses));
 	json_str(&j, "tag", choice(MODEL_TAG_CHOICES, m->tag, b, sizeof(b)));
 	json_u64(&j, "cores", m->cores);
 	json_u64(&j, "strands", m->strands);
@@ -176,11 +266,51 @@ static void counted(struct ev_value *v, uint64_t n)
 	v->state = EV_COUNTED;
 }
 
+/*
+ * The Linux CPU number of a task's core and strand: x86 firmware lists
+ * every core's first thread before the siblings (cpu = strand * cores +
+ * core, as /sys/devices/system/cpu/cpuN/topology/thread_siblings_list
+ * shows on the usual ACPI enumeration; the firmware may differ), SPARC
+ * sun4v and arm64 number a core's strands consecutively.
+ */
+static int model_cpu_id(const struct model_machine *m, const struct model_task *t)
+{
+	if (m->arch && strcmp(m->arch, "x86-64") == 0)
+		return (int)(t->strand * m->cores + t->core);
+	return (int)(t->core * m->strands + t->strand);
+}
+
+/* The model's plain counters (model.h), in the order they are stored. */
+static const struct {
+	int c;
+	const char *name;
+} plain[] = {
+#define PLAIN_ROW(id, name, meaning) { id, name },
+	MODEL_PLAIN_COUNTERS(PLAIN_ROW)
+#undef PLAIN_ROW
+};
+#define NPLAIN (sizeof(plain) / sizeof(plain[0]))
+
+/* A generic event as the machine's driver defines it (c: enum model_count):
+ * counted, or unsupported when the driver maps no event to it. */
+static void driver_event(const struct model_machine *m, const struct model_run *r,
+			 const struct model_task *t, int c, struct ev_value *v)
+{
+	uint64_t n;
+
+	if (model_count_of(m, r->psz, t, c, &n))
+		v->state = EV_UNSUPPORTED;
+	else
+		counted(v, n);
+}
+
 int sim_result(const struct model_machine *m, const struct model_run *r,
 	       const struct model_stats *st, double wall_s, struct run_result *res)
 {
+	int plain_ev[NPLAIN];
 	double cycles = 0;
-	unsigned e;
+	unsigned e, nplain;
+	uint64_t misses = 0;
 
 	memset(res, 0, sizeof(*res));
 	result_stamp(res);
@@ -196,6 +326,16 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	snprintf(res->events[1], sizeof(res->events[1]), "dTLB-loads");
 	snprintf(res->events[2], sizeof(res->events[2]), "iTLB-load-misses");
 	e = 3;
+	for (unsigned k = 0; k < NPLAIN; k++) {
+		uint64_t n;
+
+		/* a counter the machine lacks (no second level) is not listed */
+		if (st->ntasks && model_count_of(m, r->psz, &st->task[0], plain[k].c, &n))
+			continue;
+		plain_ev[e - 3] = plain[k].c;
+		snprintf(res->events[e++], sizeof(res->events[0]), "%s", plain[k].name);
+	}
+	nplain = e - 3;
 	for (unsigned k = 0; k < m->nlevels && e < EV_MAX; k++, e++)
 		snprintf(res->events[e], sizeof(res->events[e]), "model-%.40s-misses", m->level[k].name);
 	res->nevents = e;
@@ -203,16 +343,22 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		const struct model_task *t = &st->task[i];
 		struct task_result *tr = &res->task[i];
 
-		tr->cpu = (int)(t->core * m->strands + t->strand);
+		tr->cpu = model_cpu_id(m, t);
 		tr->accesses = t->accesses;
 		tr->vmpte_kb = -1;
 		tr->vmpte_start_kb = -1;
 		tr->first_touch_faults = -1;
-		counted(&tr->ev[0], t->walks);
-		counted(&tr->ev[1], t->accesses);
+		driver_event(m, r, t, m->ev_load_misses, &tr->ev[0]);
+		driver_event(m, r, t, m->ev_loads, &tr->ev[1]);
 		tr->ev[2].state = EV_NOT_MODELLED;
-		for (unsigned k = 0; k < m->nlevels && 3 + k < EV_MAX; k++)
-			counted(&tr->ev[3 + k], t->misses[k]);
+		for (unsigned k = 0; k < nplain; k++) {
+			uint64_t n = 0;
+
+			model_count_of(m, r->psz, t, plain_ev[k], &n);
+			counted(&tr->ev[3 + k], n);
+		}
+		for (unsigned k = 0; k < m->nlevels && 3 + nplain + k < EV_MAX; k++)
+			counted(&tr->ev[3 + nplain + k], t->misses[k]);
 		cycles += model_est_cycles(m, t);
 	}
 	result_set_metric(res, MET_MODEL_WALL_S, wall_s);
@@ -222,8 +368,16 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	result_set_metric(res, MET_MODEL_PERIOD_CYCLES, (double)st->period_cycles);
 	if (wall_s > 0)
 		result_set_metric(res, MET_MODEL_ACCESSES_PER_S, (double)model_total_accesses(st) / wall_s);
-	result_set_metric(res, MET_DTLB_MISSES_PER_ROUND,
-			  (double)model_total_walks(st) / (double)r->rounds);
+	/* dTLB-load-misses per round, as the driver defines it (T2: the DTLB's misses) */
+	for (unsigned i = 0; i < st->ntasks; i++) {
+		uint64_t n;
+
+		if (model_count_of(m, r->psz, &st->task[i], m->ev_load_misses, &n))
+			break;
+		misses += n;
+		if (i + 1 == st->ntasks)
+			result_set_metric(res, MET_DTLB_MISSES_PER_ROUND, (double)misses / (double)r->rounds);
+	}
 	result_set_metric(res, MET_EST_TRANSLATION_CYCLES, cycles);
 	if (m->ghz > 0) {
 		result_set_metric(res, MET_EST_TRANSLATION_S, cycles / (m->ghz * 1e9));
@@ -248,6 +402,7 @@ void sim_list_machines(FILE *f)
 			m->default_page);
 		fprintf(f, "  costs    walk %g cycles at %g GHz (estimates)\n", m->walk_cycles, m->ghz);
 		fprintf(f, "  source   %s\n", m->source);
+		fprintf(f, "  counters %s\n", m->counters);
 		if (m->inferred[0])
 			fprintf(f, "  inferred %s\n", m->inferred);
 		fputc('\n', f);

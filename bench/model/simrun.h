@@ -34,6 +34,7 @@ struct sim_cfg {
 	uint64_t cores;		/* 0: the machine's */
 	uint64_t jitter;	/* issue-order jitter: slots per strand per period, 0 lockstep */
 	uint64_t startup;	/* private start-up pages per task */
+	uint64_t words;		/* accesses per page visit, spread over the page (1: one) */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
 	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */

@@ -11,7 +11,7 @@ static void machine(struct model_machine *m, unsigned e, int tag, unsigned stran
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "test");
 	m->nlevels = 1;
-	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0 };
+	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 } };
 	m->tag = tag;
 	m->cores = 1;
 	m->strands = strands;
@@ -180,6 +180,74 @@ static void against_reference_as(const char *how)
 	ok(agree == n, "fast model equals the reference on %u/%u random configurations%s%s%s", agree, n,
 	   how, first_bad[0] ? ": first difference " : "", first_bad);
 	ok(skipped_some > n / 10, "period skipping was exercised (%u configurations)", skipped_some);
+}
+
+/* Whether a, a one-task run of r at r.words, misses in every level as r
+ * at one word does, on r.words times the accesses. */
+static int misses_as_one_word(const struct model_machine *m, struct model_run r, const struct model_stats *a)
+{
+	struct model_stats one;
+	unsigned w = r.words;
+	int same_misses;
+
+	r.words = 1;
+	if (model_simulate(m, &r, &one))
+		return 0;
+	same_misses = !memcmp(one.task[0].misses, a->task[0].misses, sizeof(one.task[0].misses)) &&
+		      one.task[0].walks == a->task[0].walks && a->task[0].accesses == one.task[0].accesses * w;
+	model_stats_free(&one);
+	return same_misses;
+}
+
+/*
+ * Pages held as smaller entries (model_held_shift) and several words per
+ * page (--words), on the random configurations with 2 MiB pages, through
+ * the loc table and the hash indexes, against the reference. Odd runs
+ * hold the pages per level whole or as 4 KiB or 64 KiB entries (set
+ * (page << 9 or 5) % sets) at one word; even runs hold them alike in
+ * every level, at 2 to 64 words. Physics: with one task and whole
+ * entries, the words after a page's first hit the entry it just used, so
+ * every level misses as with one word per page, on N times the accesses.
+ */
+static void split_against_reference(void)
+{
+	unsigned n = 0, agree = 0, shifted = 0, same_misses = 0, whole = 0;
+	struct rng g;
+
+	rng_seed(&g, 20261204, 0);
+	for (unsigned i = 0; i < 600; i++) {
+		struct model_machine m;
+		struct model_run r;
+		struct model_stats a, b;
+		unsigned as = pick(&g, 3), words = i % 2 ? 1 : 2u << pick(&g, 6);
+
+		model_loc_limit = i < 300 ? 1u << 24 : 0;
+		random_config(&g, &m, &r);
+		r.psz = PSZ_2M;
+		r.words = words;
+		for (unsigned k = 0; k < m.nlevels; k++) {
+			as = words > 1 ? as : pick(&g, 3);
+			m.level[k].psz_mask = 1u << PSZ_2M;
+			if (as)
+				m.level[k].held_as[PSZ_2M] = (unsigned char)(1 + (as == 1 ? PSZ_4K : PSZ_64K));
+			shifted += model_held_shift(&m.level[k], PSZ_2M) > 0;
+		}
+		n++;
+		if (model_simulate(&m, &r, &a) || model_reference(&m, &r, &b))
+			continue;
+		agree += same(&a, &b);
+		if (words > 1 && !as && r.ntasks == 1 && !r.startup) {
+			whole++;
+			same_misses += misses_as_one_word(&m, r, &a);
+		}
+		model_stats_free(&a);
+		model_stats_free(&b);
+	}
+	model_loc_limit = 1u << 24;
+	ok(agree == n && shifted > n / 2, "pages held as smaller entries, one or several words per page: fast "
+	   "equals the reference on %u/%u runs (%u levels shifted)", agree, n, shifted);
+	ok(whole > 10 && same_misses == whole, "one task, whole entries: N words miss as one word does "
+	   "(%u/%u runs)", same_misses, whole);
 }
 
 /*
@@ -361,9 +429,9 @@ static void flushes_against_reference(void)
 {
 	static const char *const pats[] = { "zipf", "random", "rounds" };
 	static const struct model_level geo[][2] = {
-		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0 } },
-		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0 } },
-		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0 }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0 } },
+		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
+		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
+		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
 	};
 	unsigned n = 0, agree = 0;
 
@@ -416,6 +484,7 @@ int main(void)
 	against_reference_hash();
 	model_loc_limit = 1u << 24;
 	presets_against_reference();
+	split_against_reference();
 	presets_as_benchmarked();
 	flushes_against_reference();
 	return done_testing();

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0176: `run --cell-keys` and `sim --cell-keys` list, from the option rows,
 # the word each option writes in the cell; a real run's cell has exactly
-# those words (windows and min_window only when given), and scripts/sweep
+# those words (windows, min_window and sim's words only when given), and scripts/sweep
 # names its axes by them.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
@@ -38,6 +38,14 @@ test_expect_success 'sim --cell-keys: the machine is the cell word backend' - <<
 	cut -f2 "$TMPD/out" | sort >"$TMPD/sim-words" &&
 	run_sga sim --tasks 2 --rounds 1 --working-set 8m --no-store --json &&
 	cell_words >"$TMPD/got" &&
-	diff -u "$TMPD/sim-words" "$TMPD/got"
+	grep -v "^words$" "$TMPD/sim-words" >"$TMPD/want" &&
+	diff -u "$TMPD/want" "$TMPD/got"
+EOT
+test_expect_success 'sim --words 4: its word joins the cell (left out at its default, 1)' - <<-\EOT
+	run_sga sim --machine arm-neoverse-n1 --tasks 2 --rounds 1 --working-set 8m --page-size 2m \
+		--words 4 --no-store --json &&
+	cell_words >"$TMPD/got" &&
+	diff -u "$TMPD/sim-words" "$TMPD/got" &&
+	json '$.cell' | grep -q "tlb=[^ ]* words=4 ws="
 EOT
 test_done

@@ -24,7 +24,7 @@
 #                      that user run copies from there (reach_copy), never
 #                      from the checkout, which may sit in a private directory
 #   HUGEPAGES          set by the test itself after need_hugepages N succeeds
-#   HYPERFINE SQLITE3 FLOCK GNUPLOT CHROMIUM SHELLCHECK   the tool is installed
+#   HYPERFINE SQLITE3 FLOCK GNUPLOT CHROMIUM SHELLCHECK VALGRIND   the tool is installed
 #   NO_PMU             this machine has no hardware PMU
 #   PERF_PARANOID2     kernel.perf_event_paranoid >= 2
 # test_set_prereq NAME sets one; test_lazy_prereq NAME 'script' 'reason'
@@ -174,6 +174,7 @@ test_lazy_prereq GNUPLOT 'command -v gnuplot' "gnuplot not installed (apt-get in
 test_lazy_prereq CHROMIUM 'command -v chromium || command -v chromium-browser' \
 	"chromium not installed (apt-get install chromium)"
 test_lazy_prereq SHELLCHECK 'command -v shellcheck' "shellcheck not installed (apt-get install shellcheck)"
+test_lazy_prereq VALGRIND 'command -v valgrind' "valgrind not installed (apt-get install valgrind)"
 test_lazy_prereq PERF_PARANOID2 '[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]' \
 	"kernel.perf_event_paranoid is below 2, so nothing is refused"
 test_lazy_prereq NO_PMU '[ -z "$(core_pmus)" ]' "this machine has a hardware PMU"
