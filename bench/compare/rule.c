@@ -82,6 +82,8 @@ int cmp_decide(struct cmp *c)
 				 "drift between nights unmeasured", r->sessions, r->sessions == 1 ? "" : "s");
 			r->v = V_INSUFFICIENT;
 		}
+		if (r->exact)
+			cmp_decide_exact(r);
 		c->count[r->v]++;
 		reg += r->v == V_REGRESSION;
 	}
@@ -97,6 +99,12 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 
 	json_init(&j, f, 0);
 	json_obj_open(&j, NULL);
+	cmp_ignored_json(c, &j, r);
+	if (r && r->exact) {
+		cmp_exact_method(c, r, &j);
+		json_obj_close(&j);
+		return;
+	}
 	if (r && r->quant != 0.5) {
 		json_str(&j, "test", "permutation two-sided");
 		json_str(&j, "p", "(1 + relabellings with |Q(cand) - Q(base)| >= observed) / (resamples + 1),"
@@ -161,6 +169,8 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_u64(&j, "min_runs", c->dp.min_runs);
 	json_str(&j, "outliers", "flagged |x - median| > 14.826 MAD, kept");
 	json_bool(&j, "cross_machine", c->cross);
+	if (!r)
+		cmp_exact_method(c, NULL, &j);
 	if (r) {
 		json_dbl(&j, "noise_floor", r->floor);
 		json_dbl(&j, "floor_within", r->floor_within);
