@@ -18,7 +18,9 @@
 /*
  * The settings a custom TLB (--tlb, no preset) took by default rather than
  * from the command line, as sim options with their values, into took
- * ("" when none): the machine and run sim_prepare built from c.
+ * ("" when none): the machine and run sim_prepare built from c. Those that
+ * change the counts; the walk cost only moves the est-* estimates, which
+ * the output already calls assumed.
  */
 static void custom_defaults(const struct sim_cfg *c, const struct model_machine *m,
 			    const struct model_run *r, char *took, size_t len)
@@ -36,8 +38,6 @@ static void custom_defaults(const struct sim_cfg *c, const struct model_machine 
 		TOOK("--cores %u (%u strands each: more tasks take turns)", m->cores, m->strands);
 	if (!c->tag)
 		TOOK("--tag %s", opt_choice_name(MODEL_TAG_CHOICES, m->tag, tag, sizeof(tag)));
-	if (c->walk_cycles < 0)
-		TOOK("--walk-cycles %g at %g GHz (est-* only)", m->walk_cycles, m->ghz);
 }
 
 /*
