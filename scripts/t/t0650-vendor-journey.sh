@@ -128,6 +128,17 @@ journey() {
 			AND p_value IS NULL AND method LIKE '%\"test\":\"exact\"%'
 			AND method LIKE '%\"candidate\":\"tlb=l1d:96,full,lru,%'")" "1:2"
 	EOT
+	test_expect_success "$E: two labels, one a design (sim by hand): label:designA against label:designB" - <<-\EOT
+		for d in A B; do
+			eval "t=\$tlb_$(echo "$d" | tr AB ab)"
+			"$SGABENCH" sim --tlb "$t" --tasks 2 --pattern rounds --rounds 2 --working-set 8m \
+				--page-size 4k --cores 1 --tag asid --db "$D" --label "design$d" --quiet || return 1
+		done
+		run_sga compare --db "$D" --baseline label:designA --candidate label:designB --ignore-axis tlb \
+			--metric dTLB-load-misses --json
+		test_is "$rc:$(jq -r '[.rows[] | "\(.test) \(.n_base) \(.n_cand) \(.ratio) \(.verdict)"] | join(",")' \
+			"$TMPD/out")" "1:exact 1 1 2 regression"
+	EOT
 	test_expect_success "$E: an axis no cell has is a usage error that lists the axes" - <<-\EOT
 		# shellcheck disable=SC2086 # the selectors are lists of options
 		run_sga compare --db "$D" $vs_a $vs_b --ignore-axis tlbx
