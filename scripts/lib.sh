@@ -229,7 +229,10 @@ config_load() {
 	SWEEP_BASELINE="last-7-nights"
 	SWEEP_COMPARE_ARGS=""
 	# shellcheck disable=SC1090 # the config is checked above
-	. "$cfg_file"
+	case "$cfg_file" in
+	*/*) . "$cfg_file" ;;
+	*) . "./$cfg_file" ;; # '.' would search PATH for a bare name
+	esac
 	for v in "$SWEEP_PASSES" "$SWEEP_RUNS" "$SWEEP_WARMUP" "$SWEEP_RUN_SEED" \
 		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" "$SWEEP_NOISE_SWEEPS" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
 		case "$v" in

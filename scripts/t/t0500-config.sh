@@ -75,6 +75,10 @@ test_expect_success "sh_word quotes a quote: sh reads it back" 'test_is "$(eval 
 test_expect_success "sh_words: quoted and plain parts make one word" 'test_is "$(sh_words "a\"b c\"'"'"'d'"'"' e")" "ab cd
 e"'
 
+test_expect_success "a config in the current directory, named bare, loads" - <<-\EOT
+	(cd "$TMPD" && config_load c && test_is "$(axis_words tasks)" 2)
+EOT
+
 bad() { # NAME CONTENT
 	printf '%s\n' "$2" >"$cfg"
 	rc=0
