@@ -222,6 +222,19 @@ static int open_db(struct cmp *c, const char *db)
 	return store_open(db, &c->db_handle);
 }
 
+/* Whether the selected runs come from more than one machine fingerprint. */
+static int several_machines(const struct cmp *c)
+{
+	const struct runset *rs[2] = { &c->base, &c->cand };
+	int64_t first = c->base.n ? c->base.run[0].machine_id : c->cand.run[0].machine_id;
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < rs[s]->n; i++)
+			if (rs[s]->run[i].machine_id != first)
+				return 1;
+	return 0;
+}
+
 /* When no cell pairs: the axes in which the sides differ entirely, to pair across. */
 static void no_pairs_hint(const struct cmp *c)
 {
@@ -287,7 +300,7 @@ int cmd_compare(int argc, char **argv)
 	if (c->nrows == 0) {
 		error("compare: no cell has runs on both sides%s",
 		      c->cross ? "" : " on the same machine");
-		if (!c->cross)
+		if (!c->cross && several_machines(c))
 			hint("to compare across machine fingerprints, add --cross-machine");
 		no_pairs_hint(c);
 		cmp_print_notes(c, stderr);
