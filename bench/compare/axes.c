@@ -169,13 +169,63 @@ static int apply_side(const struct cmp *c, struct runset *rs, char ***full)
 	return 0;
 }
 
+/* How many distinct values of key the runs of rs in run k's group have (at most MAX_VALUES). */
+static size_t group_values(const struct cmp *c, int side, size_t k, const char *key)
+{
+	const struct runset *rs = side ? &c->cand : &c->base;
+	const char *val[MAX_VALUES];
+	size_t vl[MAX_VALUES], nv = 0, l, j;
+
+	for (size_t i = 0; i < rs->n && nv < MAX_VALUES; i++) {
+		const char *v;
+
+		if (strcmp(rs->run[i].cell, rs->run[k].cell) != 0 ||
+		    (!c->cross && rs->run[i].machine_id != rs->run[k].machine_id))
+			continue;
+		v = cell_value(cmp_full_cell(c, side, i), key, &l);
+		for (j = 0; v && j < nv; j++)
+			if (vl[j] == l && strncmp(val[j], v, l) == 0)
+				break;
+		if (v && j == nv) {
+			val[nv] = v;
+			vl[nv++] = l;
+		}
+	}
+	return nv;
+}
+
+/* A note for each group of a side whose runs differ in an ignored axis: they are pooled. */
+static void note_pooled(struct cmp *c, int side)
+{
+	const struct runset *rs = side ? &c->cand : &c->base;
+
+	for (size_t k = 0; k < rs->n; k++) {
+		size_t i;
+
+		for (i = 0; i < k; i++)
+			if (strcmp(rs->run[i].cell, rs->run[k].cell) == 0 &&
+			    (c->cross || rs->run[i].machine_id == rs->run[k].machine_id))
+				break;
+		for (size_t a = 0; i == k && a < c->nignore; a++) {
+			size_t n = group_values(c, side, k, c->ignore[a]);
+
+			if (n > 1)
+				cmp_note(c, "the %s's runs of cell '%s' differ in the ignored axis '%s' "
+					 "(%zu values): pooled as one", side ? "candidate" : "baseline",
+					 rs->run[k].cell, c->ignore[a], n);
+		}
+	}
+}
+
 int cmp_ignore_apply(struct cmp *c)
 {
 	if (!c->nignore)
 		return 0;
-	if (apply_side(c, &c->base, &c->full_base))
+	if (apply_side(c, &c->base, &c->full_base) || apply_side(c, &c->cand, &c->full_cand))
 		return -ENOMEM;
-	return apply_side(c, &c->cand, &c->full_cand);
+	note_pooled(c, 0);
+	note_pooled(c, 1);
+	return 0;
 }
 
 const char *cmp_full_cell(const struct cmp *c, int side, size_t i)

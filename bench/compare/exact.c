@@ -71,8 +71,8 @@ int cmp_row_exact(struct cmp *c, const char *cell, int64_t mach, const char *met
 		return 0;
 	if (all_equal(xb, nb) && all_equal(xc, nc))
 		return 1;
-	cmp_note(c, "'%s' in cell '%s': a deterministic backend, but a side's runs differ (another "
-		 "seed or version?): judged by the tests, not exactly", metric, cell);
+	cmp_note(c, "'%s' in cell '%s': a deterministic backend, but a side's runs differ (pooled across "
+		 "an ignored axis, another seed or version?): judged by the tests, not exactly", metric, cell);
 	return 0;
 }
 

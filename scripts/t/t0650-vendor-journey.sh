@@ -119,7 +119,10 @@ journey() {
 			--metric dTLB-load-misses --json
 		test_is "$(jq -r '"\(.rows | length) \(.rows[0].test) \(.ignore_axes | join(","))"' "$TMPD/out")" \
 			"1 mann-whitney-u tlb,tasks" &&
-		jq -r '.notes[]' "$TMPD/out" | grep -q "a deterministic backend, but a side's runs differ"
+		jq -r '.notes[]' "$TMPD/out" >"$TMPD/notes" &&
+		grep -q "a deterministic backend, but a side's runs differ" "$TMPD/notes" &&
+		test_is "$(grep -c "runs of cell .* differ in the ignored axis 'tasks' (2 values): pooled" \
+			"$TMPD/notes")" 2
 	EOT
 	test_expect_success "$E: --store-verdicts: each cell's exact verdict, its designs in the method" - <<-\EOT
 		# shellcheck disable=SC2086 # the selectors are lists of options
