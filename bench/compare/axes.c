@@ -153,6 +153,7 @@ static char *reduce(const struct cmp *c, const char *cell)
 	return out;
 }
 
+/* Give each run of rs its cell without the ignored keys, keeping the whole one in a fresh *full. */
 static int apply_side(const struct cmp *c, struct runset *rs, char ***full)
 {
 	*full = calloc(rs->n ? rs->n : 1, sizeof(**full));
@@ -169,18 +170,21 @@ static int apply_side(const struct cmp *c, struct runset *rs, char ***full)
 	return 0;
 }
 
-/* How many distinct values of key the runs of rs in run k's group have (at most MAX_VALUES). */
-static size_t group_values(const struct cmp *c, int side, size_t k, const char *key)
+/*
+ * The distinct values of key among side's runs of cell on machine mach
+ * (any machine with --cross-machine): up to MAX_VALUES pointers into the
+ * whole cells in val, their lengths in vl. Returns how many.
+ */
+static size_t distinct_values(const struct cmp *c, int side, const char *cell, int64_t mach,
+			      const char *key, const char **val, size_t *vl)
 {
 	const struct runset *rs = side ? &c->cand : &c->base;
-	const char *val[MAX_VALUES];
-	size_t vl[MAX_VALUES], nv = 0, l, j;
+	size_t nv = 0, l, j;
 
 	for (size_t i = 0; i < rs->n && nv < MAX_VALUES; i++) {
 		const char *v;
 
-		if (strcmp(rs->run[i].cell, rs->run[k].cell) != 0 ||
-		    (!c->cross && rs->run[i].machine_id != rs->run[k].machine_id))
+		if (strcmp(rs->run[i].cell, cell) != 0 || (!c->cross && rs->run[i].machine_id != mach))
 			continue;
 		v = cell_value(cmp_full_cell(c, side, i), key, &l);
 		for (j = 0; v && j < nv; j++)
@@ -207,7 +211,10 @@ static void note_pooled(struct cmp *c, int side)
 			    (c->cross || rs->run[i].machine_id == rs->run[k].machine_id))
 				break;
 		for (size_t a = 0; i == k && a < c->nignore; a++) {
-			size_t n = group_values(c, side, k, c->ignore[a]);
+			const char *val[MAX_VALUES];
+			size_t vl[MAX_VALUES];
+			size_t n = distinct_values(c, side, rs->run[k].cell, rs->run[k].machine_id,
+						   c->ignore[a], val, vl);
 
 			if (n > 1)
 				cmp_note(c, "the %s's runs of cell '%s' differ in the ignored axis '%s' "
@@ -238,30 +245,14 @@ const char *cmp_full_cell(const struct cmp *c, int side, size_t i)
 
 void cmp_ignored_values(const struct cmp *c, const struct cmp_row *r, int side, char *buf, size_t len)
 {
-	const struct runset *rs = side ? &c->cand : &c->base;
 	size_t k = 0;
 
 	buf[0] = '\0';
 	for (size_t a = 0; a < c->nignore && k < len; a++) {
 		const char *val[MAX_VALUES];
-		size_t vl[MAX_VALUES], nv = 0, l;
+		size_t vl[MAX_VALUES];
+		size_t nv = distinct_values(c, side, r->cell, r->machine_id, c->ignore[a], val, vl);
 
-		for (size_t i = 0; i < rs->n && nv < MAX_VALUES; i++) {
-			const char *v;
-			size_t j;
-
-			if (strcmp(rs->run[i].cell, r->cell) != 0 ||
-			    (r->machine_id >= 0 && rs->run[i].machine_id != r->machine_id))
-				continue;
-			v = cell_value(cmp_full_cell(c, side, i), c->ignore[a], &l);
-			for (j = 0; v && j < nv; j++)
-				if (vl[j] == l && strncmp(val[j], v, l) == 0)
-					break;
-			if (v && j == nv) {
-				val[nv] = v;
-				vl[nv++] = l;
-			}
-		}
 		for (size_t j = 0; j < nv && k < len; j++) {
 			if (j)
 				k += (size_t)snprintf(buf + k, len - k, " | %.*s", (int)vl[j], val[j]);
