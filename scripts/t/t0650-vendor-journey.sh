@@ -25,26 +25,33 @@ for tool in hyperfine jq flock; do
 done
 tlb_a='l1d:64,4way,lru;l2:4096,8way,lru'
 tlb_b='l1d:96,full,lru;l2:2048,8way,lru'
-cat >"$TMPD/vendor" <<CFG
-# two custom designs: values with commas and semicolons, the second quoted
-SWEEP_COMMAND=sim
-SWEEP_AXES="tlb tasks"
-SWEEP_TLB="$tlb_a '$tlb_b'"
-SWEEP_TASKS="2 4"
-SWEEP_ARGS="--pattern rounds --rounds 2 --working-set 8m --page-size 4k --cores 1 --tag asid"
-SWEEP_PASSES=1
-SWEEP_RUNS=1
-SWEEP_WARMUP=0
-SWEEP_METRICS="dTLB-load-misses:lower"
-CFG
+test_expect_success "the vendor's config loads: two designs, commas and semicolons, one quoted" - <<-\EOT
+	cat >"$TMPD/vendor" <<CFG
+	# two custom designs: values with commas and semicolons, the second quoted
+	SWEEP_COMMAND=sim
+	SWEEP_AXES="tlb tasks"
+	SWEEP_TLB="$tlb_a '$tlb_b'"
+	SWEEP_TASKS="2 4"
+	SWEEP_ARGS="--pattern rounds --rounds 2 --working-set 8m --page-size 4k --cores 1 --tag asid"
+	SWEEP_PASSES=1
+	SWEEP_RUNS=1
+	SWEEP_WARMUP=0
+	SWEEP_METRICS="dTLB-load-misses:lower"
+	CFG
+	(. "$top/scripts/lib.sh" && config_load "$TMPD/vendor" && axis_words tlb >"$TMPD/designs") &&
+	printf '%s\n' "$tlb_a" "$tlb_b" | cmp - "$TMPD/designs"
+EOT
 # the model's exact count of one design and task count, from the reference simulator
 reference() { # TLB TASKS
 	"$SGABENCH" sim --reference --tlb "$1" --tasks "$2" --pattern rounds --rounds 2 \
 		--working-set 8m --page-size 4k --cores 1 --tag asid --walk-cycles 30 --no-store --json |
 		jq -r '.totals["dTLB-load-misses"]'
 }
-vs_a="--baseline label:vendor --baseline-cell *tlb=l1d:64,4way,lru,* --candidate label:vendor"
-vs_b="--candidate-cell *tlb=l1d:96,full,lru,*"
+# compare_ab OPTION...: compare, in $D, design B's cells of the sweep (candidate) with A's
+compare_ab() {
+	run_sga compare --db "$D" --baseline label:vendor --baseline-cell '*tlb=l1d:64,4way,lru,*' \
+		--candidate label:vendor --candidate-cell '*tlb=l1d:96,full,lru,*' "$@"
+}
 
 # sql SQL: one value from the journey's database $D, either engine.
 sql() {
@@ -61,13 +68,11 @@ journey() {
 		"$top/scripts/sweep" --db "$D" --label vendor --seed 3 -q "$TMPD/vendor" >"$TMPD/sweep" 2>&1
 	EOT
 	test_expect_success "$E: without --ignore-axis nothing pairs (3), and the hint names tlb" - <<-\EOT
-		# shellcheck disable=SC2086 # the selectors are lists of options
-		run_sga compare --db "$D" $vs_a $vs_b
+		compare_ab
 		test_is "$rc" 3 && grep -q "add --ignore-axis tlb$" "$TMPD/err"
 	EOT
 	test_expect_success "$E: compare --ignore-axis tlb: B has more misses, exit 1" - <<-\EOT
-		# shellcheck disable=SC2086 # the selectors are lists of options
-		run_sga compare --db "$D" $vs_a $vs_b --ignore-axis tlb --metric dTLB-load-misses --json
+		compare_ab --ignore-axis tlb --metric dTLB-load-misses --json
 		test_is "$rc" 1 && cp "$TMPD/out" "$TMPD/ab.json"
 	EOT
 	test_expect_success "$E: one verdict per cell, exact, from one run a side" - <<-\EOT
@@ -92,8 +97,7 @@ journey() {
 			true" && test_is "$(jq -c .ignore_axes "$TMPD/ab.json")" '["tlb"]'
 	EOT
 	test_expect_success "$E: the human output says what was ignored, both sides' values and the method" - <<-\EOT
-		# shellcheck disable=SC2086 # the selectors are lists of options
-		run_sga compare --db "$D" $vs_a $vs_b --ignore-axis tlb --metric dTLB-load-misses
+		compare_ab --ignore-axis tlb --metric dTLB-load-misses
 		grep -q "^ignored   tlb (--ignore-axis" "$TMPD/out" &&
 		grep -q "^          baseline  tlb=l1d:64,4way,lru,.*;l2:4096,8way,lru," "$TMPD/out" &&
 		grep -q "^          candidate tlb=l1d:96,full,lru,.*;l2:2048,8way,lru," "$TMPD/out" &&
@@ -108,14 +112,12 @@ journey() {
 			"0:improvement 0.5"
 	EOT
 	test_expect_success "$E: the model's own times are read from a clock: never exact" - <<-\EOT
-		# shellcheck disable=SC2086 # the selectors are lists of options
-		run_sga compare --db "$D" $vs_a $vs_b --ignore-axis tlb --json
+		compare_ab --ignore-axis tlb --json
 		test_is "$(jq -r '[.rows[] | select(.metric == "model-wall-s" or .metric == "model-cpu-s") | .test]
 			| unique | join(",")' "$TMPD/out")" "mann-whitney-u"
 	EOT
 	test_expect_success "$E: --ignore-axis accumulates: tlb, then tasks: one cell, runs that differ" - <<-\EOT
-		# shellcheck disable=SC2086 # the selectors are lists of options
-		run_sga compare --db "$D" $vs_a $vs_b --ignore-axis tlb --ignore-axis tasks \
+		compare_ab --ignore-axis tlb --ignore-axis tasks \
 			--metric dTLB-load-misses --json
 		test_is "$(jq -r '"\(.rows | length) \(.rows[0].test) \(.ignore_axes | join(","))"' "$TMPD/out")" \
 			"1 mann-whitney-u tlb,tasks" &&
@@ -125,8 +127,7 @@ journey() {
 			"$TMPD/notes")" 2
 	EOT
 	test_expect_success "$E: --store-verdicts: each cell's exact verdict, its designs in the method" - <<-\EOT
-		# shellcheck disable=SC2086 # the selectors are lists of options
-		run_sga compare --db "$D" $vs_a $vs_b --ignore-axis tlb --metric dTLB-load-misses --store-verdicts
+		compare_ab --ignore-axis tlb --metric dTLB-load-misses --store-verdicts
 		test_is "$rc:$(sql "SELECT COUNT(*) FROM verdict WHERE verdict = 'regression' AND ratio = 2
 			AND p_value IS NULL AND method LIKE '%\"test\":\"exact\"%'
 			AND method LIKE '%\"candidate\":\"tlb=l1d:96,full,lru,%'")" "1:2"
@@ -143,8 +144,7 @@ journey() {
 			"$TMPD/out")" "1:exact 1 1 2 regression"
 	EOT
 	test_expect_success "$E: an axis no cell has is a usage error that lists the axes" - <<-\EOT
-		# shellcheck disable=SC2086 # the selectors are lists of options
-		run_sga compare --db "$D" $vs_a $vs_b --ignore-axis tlbx
+		compare_ab --ignore-axis tlbx
 		test_is "$rc" 2 && grep -q "'tlbx': no selected run's cell has that axis (its axes: backend .* tlb" "$TMPD/err"
 	EOT
 }
