@@ -143,6 +143,20 @@ journey() {
 		test_is "$rc:$(jq -r '[.rows[] | "\(.test) \(.n_base) \(.n_cand) \(.ratio) \(.verdict)"] | join(",")' \
 			"$TMPD/out")" "1:exact 1 1 2 regression"
 	EOT
+	test_expect_success "$E: designs that vary by cell: each cell's pair below the table" - <<-\EOT
+		for r in "X $tlb_a 2" "X $tlb_b 4" "Y $tlb_b 2" "Y $tlb_a 4"; do
+			set -- $r
+			"$SGABENCH" sim --tlb "$2" --tasks "$3" --pattern rounds --rounds 2 --working-set 8m \
+				--page-size 4k --cores 1 --tag asid --db "$D" --label "mixed$1" --quiet || return 1
+		done
+		run_sga compare --db "$D" --baseline label:mixedX --candidate label:mixedY --ignore-axis tlb \
+			--metric dTLB-load-misses
+		test_is "$rc" 1 && grep -q "^          each side's values: below the table" "$TMPD/out" &&
+		test_is "$(sed -n '/^ignored axes, each/,$p' "$TMPD/out" | sed 's/,ps=.*//' | tr '\n' '|')" \
+			"ignored axes, each side's values:|  tasks=2|    baseline  tlb=l1d:64,4way,lru|$(
+			)    candidate tlb=l1d:96,full,lru|  tasks=4|    baseline  tlb=l1d:96,full,lru|$(
+			)    candidate tlb=l1d:64,4way,lru|"
+	EOT
 	test_expect_success "$E: an axis no cell has is a usage error that lists the axes" - <<-\EOT
 		compare_ab --ignore-axis tlbx
 		test_is "$rc" 2 && grep -q "'tlbx': no selected run's cell has that axis (its axes: backend .* tlb" "$TMPD/err"
