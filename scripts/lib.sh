@@ -202,6 +202,10 @@ config_load() {
 	cfg_file=$1
 	if ! why=$(config_check "$cfg_file"); then
 		error "config '$cfg_file' is not a plain SWEEP_*=value file: $why"
+		case "$why" in
+		*": SWEEP_"[A-Z0-9_]*=[!\"\']*)
+			hint "quote a value that holds ';' or blanks, e.g. SWEEP_TLB=\"'l1d:64,4way,lru;l2:4096,8way,lru' l1d:96,full,lru\"" ;;
+		esac
 		return 2
 	fi
 	# Forget every setting of a config loaded before.

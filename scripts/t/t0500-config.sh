@@ -97,6 +97,10 @@ bad "zero runs" 'SWEEP_RUNS=0'
 bad "metric without direction" 'SWEEP_METRICS="wall-s"'
 bad "unknown layout" 'SWEEP_LAYOUT="4k 3m"'
 bad "axis without values" 'SWEEP_AXES="tasks rounds"'
+bad "a ';' unquoted" 'SWEEP_TLB=l1d:64,4way,lru;l2:4096,8way,lru'
+test_expect_success "the refusal shows how to quote it" - <<-\EOT
+	(config_load "$cfg") 2>&1 | grep -q "hint: quote a value that holds ';' or blanks"
+EOT
 bad "an unclosed quote in an axis" "SWEEP_TASKS=\"1 '2\""
 bad "a backslash in SWEEP_ARGS" "SWEEP_ARGS='--x a\\ b'"
 test_expect_success "refusal names the line" - <<-\EOT
