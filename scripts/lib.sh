@@ -202,6 +202,10 @@ config_load() {
 	cfg_file=$1
 	if ! why=$(config_check "$cfg_file"); then
 		error "config '$cfg_file' is not a plain SWEEP_*=value file: $why"
+		case "$why" in
+		*": SWEEP_"[A-Z0-9_]*=[!\"\']*)
+			hint "quote a value that holds ';' or blanks, e.g. SWEEP_TLB=\"'l1d:64,4way,lru;l2:4096,8way,lru' l1d:96,full,lru\"" ;;
+		esac
 		return 2
 	fi
 	# Forget every setting of a config loaded before.
@@ -229,7 +233,10 @@ config_load() {
 	SWEEP_BASELINE="last-7-nights"
 	SWEEP_COMPARE_ARGS=""
 	# shellcheck disable=SC1090 # the config is checked above
-	. "$cfg_file"
+	case "$cfg_file" in
+	*/*) . "$cfg_file" ;;
+	*) . "./$cfg_file" ;; # '.' would search PATH for a bare name
+	esac
 	for v in "$SWEEP_PASSES" "$SWEEP_RUNS" "$SWEEP_WARMUP" "$SWEEP_RUN_SEED" \
 		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" "$SWEEP_NOISE_SWEEPS" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
 		case "$v" in
@@ -247,17 +254,25 @@ config_load() {
 	*) error "config '$cfg_file': SWEEP_COMMAND must be run (this machine) or sim (the TLB model), not '$SWEEP_COMMAND'"; return 2 ;;
 	esac
 	[ -n "$SWEEP_AXES" ] || { error "config '$cfg_file': SWEEP_AXES is empty"; return 2; }
+	sh_words "$SWEEP_ARGS" >/dev/null || {
+		error "config '$cfg_file': SWEEP_ARGS: an unclosed quote or a backslash"
+		return 2
+	}
 	for axis in $SWEEP_AXES; do
 		case "$axis" in
 		*[!a-z0-9-]*) error "config '$cfg_file': bad axis name '$axis'"; return 2 ;;
 		esac
-		[ -n "$(axis_values "$axis")" ] || {
+		sh_words "$(axis_values "$axis")" >/dev/null || {
+			error "config '$cfg_file': $(axis_var "$axis"): an unclosed quote or a backslash"
+			return 2
+		}
+		[ -n "$(axis_words "$axis")" ] || {
 			error "config '$cfg_file': axis '$axis' has no values (set $(axis_var "$axis"))"
 			return 2
 		}
 		case "$axis" in
 		sharedctx | threads)
-			for v in $(axis_values "$axis"); do
+			for v in $(axis_words "$axis"); do
 				axis_args "$axis" "$v" >/dev/null || {
 					error "config '$cfg_file': axis '$axis' takes on or off, not '$v'"
 					return 2
@@ -269,7 +284,7 @@ config_load() {
 			return 2
 		fi
 		if [ "$axis" = layout ]; then
-			for l in $SWEEP_LAYOUT; do
+			for l in $(axis_words layout); do
 				layout_args "$l" >/dev/null || {
 					error "config '$cfg_file': unknown layout '$l'"
 					hint "layouts: 4k thp 2m-pud 2m-pmd 1g-pud 1g-pmd, optionally +shm +memfd +file"
@@ -311,9 +326,49 @@ axis_var() {
 	printf 'SWEEP_%s\n' "$(printf '%s' "$1" | tr 'a-z-' 'A-Z_')"
 }
 
-# axis_values AXIS: the values of AXIS from the loaded config.
+# axis_values AXIS: the values of AXIS from the loaded config, as written.
 axis_values() {
 	eval "printf '%s\n' \"\${$(axis_var "$1"):-}\""
+}
+
+# axis_words AXIS: the values of AXIS, one per line: the config's text
+# split by sh_words, so a value may hold commas, semicolons and, quoted,
+# blanks (SWEEP_TLB="'l1d:64,4way,lru;l2:4096,8way,lru' l1d:96,full,lru").
+axis_words() {
+	sh_words "$(axis_values "$1")"
+}
+
+# sh_words STRING: STRING split into words as sh splits a command line,
+# without any expansion: blanks separate words; '...' and "..." quote
+# what they hold, taken as it is; quoted and plain parts side by side are
+# one word. One word per line. An unclosed quote or a backslash outside
+# quotes prints nothing and returns 1.
+sh_words() {
+	printf '%s\n' "$1" | awk '
+	NR > 1 { bad = 1; exit }
+	{
+		n = length($0); w = ""; inw = 0; q = ""
+		for (i = 1; i <= n; i++) {
+			ch = substr($0, i, 1)
+			if (q != "") { if (ch == q) q = ""; else w = w ch; continue }
+			if (ch == "\047" || ch == "\"") { q = ch; inw = 1; continue }
+			if (ch == " " || ch == "\t") { if (inw) word[nw++] = w; w = ""; inw = 0; continue }
+			if (ch == "\\") { bad = 1; exit }
+			w = w ch; inw = 1
+		}
+		if (q != "") { bad = 1; exit }
+		if (inw) word[nw++] = w
+	}
+	END { if (bad) exit 1; for (i = 0; i < nw; i++) print word[i] }'
+}
+
+# sh_word WORD: WORD as one sh word: as it is when it holds only
+# characters sh takes literally, else in single quotes.
+sh_word() {
+	case "$1" in
+	'' | *[!A-Za-z0-9_.,:/+=@%-]*) printf "'%s'\n" "$(printf '%s' "$1" | sed "s/'/'\"'\"'/g")" ;;
+	*) printf '%s\n' "$1" ;;
+	esac
 }
 
 # layout_args LAYOUT: the sgabench options of a layout name: 4k, thp,
@@ -348,40 +403,34 @@ axis_args() {
 		off) printf '\n' ;;
 		*) return 1 ;;
 		esac ;;
-	*) printf '%s\n' "--$1 $2" ;;
+	*) printf '%s\n' "--$1 $(sh_word "$2")" ;;
 	esac
 }
 
 # config_cells: every cell of the loaded config, one per line, as
-# "axis=value axis=value ..." in the order of SWEEP_AXES (the cross product).
+# "axis=value axis=value ..." in the order of SWEEP_AXES (the cross
+# product), each value a word of sh (sh_word: quoted when it must be).
 config_cells() {
-	cells="."
+	cells=""
 	for axis in $SWEEP_AXES; do
-		next=""
-		for c in $cells; do
-			for v in $(axis_values "$axis"); do
-				if [ "$c" = . ]; then
-					next="$next $axis=$v"
-				else
-					next="$next $c,$axis=$v"
-				fi
+		vals=$(axis_words "$axis" | while IFS= read -r v; do sh_word "$v"; done)
+		cells=$(printf '%s\n' "$cells" | while IFS= read -r c; do
+			printf '%s\n' "$vals" | while IFS= read -r v; do
+				printf '%s\n' "${c:+$c }$axis=$v"
 			done
-		done
-		cells=$next
+		done)
 	done
-	for c in $cells; do
-		printf '%s\n' "$c" | tr ',' ' '
-	done
+	printf '%s\n' "$cells"
 }
 
-# cell_args CELL: the sgabench run options of a cell ("tasks=4 layout=4k"),
-# after the config's fixed SWEEP_ARGS.
+# cell_args CELL: the sgabench options of a cell ("tasks=4 layout=4k"),
+# after the config's fixed SWEEP_ARGS, as a command line for sh: every
+# word that needs quotes quoted (a value "a;b" stays one argument).
 cell_args() {
-	out="$SWEEP_ARGS"
-	for kv in $1; do
-		out="$out $(axis_args "${kv%%=*}" "${kv#*=}")"
-	done
-	printf '%s\n' "$out" | sed 's/^ *//'
+	{
+		sh_words "$SWEEP_ARGS" | while IFS= read -r w; do sh_word "$w"; done
+		sh_words "$1" | while IFS= read -r kv; do axis_args "${kv%%=*}" "${kv#*=}"; done
+	} | awk 'NF { printf "%s%s", sep, $0; sep = " " } END { print "" }'
 }
 
 # plan_order SEED: the interleaved run order of the loaded config: for each

@@ -41,6 +41,12 @@ static const struct opt compare_opts[] = {
 	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct compare_args, c.cell),
 	  .metavar = "PATTERN", .defhelp = "all",
 	  .help = "only cells matching this GLOB pattern" },
+	{ .name = "baseline-cell", .type = OPT_STR, .off = offsetof(struct compare_args, c.side_cell[0]),
+	  .metavar = "PATTERN", .defhelp = "--cell",
+	  .help = "the baseline's cells, in place of --cell (one sweep's design A)" },
+	{ .name = "candidate-cell", .type = OPT_STR, .off = offsetof(struct compare_args, c.side_cell[1]),
+	  .metavar = "PATTERN", .defhelp = "--cell",
+	  .help = "the candidate's cells, in place of --cell (design B)" },
 	{ .name = "higher-better", .type = OPT_STR, .off = offsetof(struct compare_args, c.hb_last),
 	  .metavar = "M,...", .defhelp = "the registry's (sgabench metrics)",
 	  .help = "metrics where higher is better, besides the registry's (repeatable)" },
@@ -59,6 +65,9 @@ static const struct opt compare_opts[] = {
 	{ .name = "fdr", .type = OPT_DOUBLE, .off = offsetof(struct compare_args, c.dp.fdr), .dmin = 1e-9, .dmax = 0.5,
 	  .metavar = "Q", .def = "0.05",
 	  .help = "Benjamini-Hochberg false discovery rate" },
+	{ .name = "ignore-axis", .type = OPT_STR, .off = offsetof(struct compare_args, c.ia_last),
+	  .metavar = "AXIS,...", .defhelp = "none",
+	  .help = "pair cells that differ only in these axes, e.g. tlb for two TLB designs (repeatable)" },
 	{ .name = "store-verdicts", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.store),
 	  .help = "write the verdicts to the verdict table" },
 	{ .name = "cross-machine", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.cross),
@@ -155,7 +164,8 @@ static int select_sides(struct cmp *c, const char *db)
 	struct runset *rs[2] = { &c->base, &c->cand };
 
 	for (int i = 0; i < 2; i++) {
-		int ret = select_runs(c->db_handle, sel[i], c->cell, rs[i]);
+		const char *glob = c->side_cell[i] ? c->side_cell[i] : c->cell;
+		int ret = select_runs(c->db_handle, sel[i], glob, rs[i]);
 
 		if (ret) {
 			error("compare: selecting the %s: %s", name[i],
@@ -164,10 +174,38 @@ static int select_sides(struct cmp *c, const char *db)
 		}
 		if (rs[i]->n == 0) {
 			error("compare: no successful runs match the %s '%s'%s%s", name[i], sel[i],
-			      c->cell ? " with --cell " : "", c->cell ? c->cell : "");
+			      glob ? " with the cell pattern " : "", glob ? glob : "");
 			hint("list the stored runs with 'sgabench runs --db %s'", db);
 			return EX_RESOURCE;
 		}
+	}
+	return 0;
+}
+
+/*
+ * --ignore-axis: gather every value (the option table keeps only the
+ * last) into c's keys, then check each is an axis of some selected run.
+ * Returns 0, or EX_USAGE / EX_FAIL after printing why.
+ */
+static int ignore_axes(struct cmp *c, int argc, char **argv)
+{
+	char why[512];
+
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		v = option_value(argc, argv, &i, "--ignore-axis");
+		if (v && cmp_ignore_add(c, v)) {
+			error("compare: out of memory");
+			return EX_FAIL;
+		}
+	}
+	if (cmp_ignore_check(c, why, sizeof(why))) {
+		error("compare: --ignore-axis %s", why);
+		hint("an axis is a key of the cells, e.g. tlb, tasks, backend");
+		return EX_USAGE;
 	}
 	return 0;
 }
@@ -182,6 +220,30 @@ static int open_db(struct cmp *c, const char *db)
 	store_close(c->db_handle);
 	c->db_handle = NULL;
 	return store_open(db, &c->db_handle);
+}
+
+/* Whether the selected runs come from more than one machine fingerprint. */
+static int several_machines(const struct cmp *c)
+{
+	const struct runset *rs[2] = { &c->base, &c->cand };
+	int64_t first = c->base.n ? c->base.run[0].machine_id : c->cand.run[0].machine_id;
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < rs[s]->n; i++)
+			if (rs[s]->run[i].machine_id != first)
+				return 1;
+	return 0;
+}
+
+/* When no cell pairs: the axes in which the sides differ entirely, to pair across. */
+static void no_pairs_hint(const struct cmp *c)
+{
+	char keys[256];
+
+	cmp_suggest_axes(c, keys, sizeof(keys));
+	if (keys[0])
+		hint("the sides' cells differ in %s: to pair cells across %s, add --ignore-axis %s",
+		     keys, strchr(keys, ',') ? "them" : "it", keys);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -205,7 +267,12 @@ int cmd_compare(int argc, char **argv)
 		       "floor) on the bad side (its bootstrap 95%% CI is reported, not required to\n"
 		       "clear it);\n"
 		       "improvements are the mirror image; 'insufficient' when a side has < %d runs\n"
-		       "or the sizes cannot reach alpha. Lower is better unless --higher-better or the\n"
+		       "or the sizes cannot reach alpha. A deterministic backend (the model) needs one\n"
+		       "run a side: on a metric not read from a clock, with each side's runs equal, the\n"
+		       "verdict is exact (p 'exact'): the ratio, judged against the threshold alone.\n"
+		       "--ignore-axis AXIS pairs cells that differ only in AXIS (a cell key such as tlb;\n"
+		       "or the sweep axes machine, sga-size, working-set, page-size, layout) and shows\n"
+		       "each side's values of it. Lower is better unless --higher-better or the\n"
 		       "metric registry (sgabench metrics) says higher.\n"
 		       "One-sided noise (--one-sided-noise M, or noise 'one-way' in the registry):\n"
 		       "for a metric that noise only ever makes worse (a timing on a busy machine,\n"
@@ -225,7 +292,8 @@ int cmd_compare(int argc, char **argv)
 	collect_list("--one-sided-noise", c->osn, &c->nosn, argc, argv);
 	if (c->metrics)
 		c->nmetric = cmp_split_list(c->metrics, c->metric, CMP_MAX_LIST);
-	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c, a->io.db)))
+	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c, a->io.db)) ||
+	    (ret = ignore_axes(c, argc, argv)))
 		goto out;
 	ret = cmp_build_rows(c);
 	if (ret)
@@ -233,8 +301,9 @@ int cmd_compare(int argc, char **argv)
 	if (c->nrows == 0) {
 		error("compare: no cell has runs on both sides%s",
 		      c->cross ? "" : " on the same machine");
-		if (!c->cross)
+		if (!c->cross && several_machines(c))
 			hint("to compare across machine fingerprints, add --cross-machine");
+		no_pairs_hint(c);
 		cmp_print_notes(c, stderr);
 		ret = EX_RESOURCE;
 		goto out;

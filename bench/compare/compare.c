@@ -135,6 +135,14 @@ void cmp_release(struct cmp *c)
 		free(c->osn[i]);
 	for (size_t i = 0; i < c->nmt; i++)
 		free(c->mt_name[i]);
+	for (size_t i = 0; i < c->nignore; i++)
+		free(c->ignore[i]);
+	for (size_t i = 0; c->full_base && i < c->base.n; i++)
+		free(c->full_base[i]);
+	for (size_t i = 0; c->full_cand && i < c->cand.n; i++)
+		free(c->full_cand[i]);
+	free(c->full_base);
+	free(c->full_cand);
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);

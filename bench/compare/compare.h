@@ -11,6 +11,7 @@
 #include "stats/stats.h"
 
 struct store;
+struct json;
 
 #define CMP_MAX_LIST 64
 
@@ -41,13 +42,15 @@ struct cmp_row {
 	int interleaved;	/* the two sides' runs interleave in time (sweep --ab) */
 	double cv;		/* robust relative noise of the runs (stats_robust_cv) */
 	double mde;		/* minimum detectable effect: max(bound, stats_mde), INFINITY if none */
+	int exact;		/* a deterministic backend's exact answer (compare/exact.c): no test */
 	enum verdict v;
 	char why[96];
 };
 
 struct cmp {
 	/* options (builtin/compare.c's table fills these) */
-	const char *baseline, *candidate, *metrics, *cell, *hb_last, *mt_last, *osn_last;
+	const char *baseline, *candidate, *metrics, *cell, *hb_last, *mt_last, *osn_last, *ia_last;
+	const char *side_cell[2];	/* --baseline-cell, --candidate-cell: in place of --cell */
 	int store, cross;
 	struct decide_params dp;
 	char *hb[CMP_MAX_LIST];
@@ -59,11 +62,15 @@ struct cmp {
 	size_t nmt;
 	char *metric[CMP_MAX_LIST];
 	size_t nmetric;
+	char *ignore[CMP_MAX_LIST];		/* --ignore-axis: cell keys left out of the pairing */
+	size_t nignore;
 	/* state */
 	struct store *db_handle;
 	struct runset base, cand;
 	struct run_values *bv, *cv;	/* values of base.run[i], cand.run[i] */
 	size_t overlap;			/* baseline runs dropped: also in the candidate */
+	char **full_base, **full_cand;	/* with --ignore-axis: each run's whole cell (run.cell lacks
+					 * the ignored axes); else NULL */
 	struct cmp_row *rows;
 	size_t nrows;
 	char **notes;
@@ -134,6 +141,66 @@ double cmp_quantile(const struct cmp *c, const char *metric);
 
 /* Whether any row compares a quantile other than the median (a one-sided metric). */
 int cmp_any_one_sided(const struct cmp *c);
+
+/*
+ * --ignore-axis (compare/axes.c). cmp_ignore_add adds the cell keys of a
+ * comma list of axes (a key, or a sweep axis naming one: machine, sga-size,
+ * working-set, page-size, layout); returns 0 or -ENOMEM. cmp_ignore_check:
+ * 0 when every ignored key is in some selected run's cell, else -EINVAL
+ * with why. cmp_ignore_apply (after the overlap is dropped): each run's
+ * cell loses the ignored keys, so runs pair by the rest; the whole cell
+ * stays in full_base/full_cand. Returns 0 or -ENOMEM.
+ */
+int cmp_ignore_add(struct cmp *c, const char *list);
+int cmp_ignore_check(const struct cmp *c, char *why, size_t len);
+int cmp_ignore_apply(struct cmp *c);
+
+/* Run i's whole cell on side (0 baseline, 1 candidate). */
+const char *cmp_full_cell(const struct cmp *c, int side, size_t i);
+
+/*
+ * Side's values of the ignored axes among row r's runs, "key=value ..."
+ * (values that differ between its runs joined by " | ") into buf.
+ */
+void cmp_ignored_values(const struct cmp *c, const struct cmp_row *r, int side, char *buf, size_t len);
+
+/*
+ * The ignored axes and both sides' values: with header, the lines after
+ * the table's header (the values too when every row has the same); else,
+ * after the table, each cell's when they differ.
+ */
+void cmp_print_ignored(const struct cmp *c, FILE *f, int header);
+
+/* The ignored axes (r NULL: "ignore_axes") or row r's values of them ("ignored"), as JSON. */
+void cmp_ignored_json(const struct cmp *c, struct json *j, const struct cmp_row *r);
+
+/* Keys whose values differ entirely between the sides ("tlb,cores"), for the hint. */
+void cmp_suggest_axes(const struct cmp *c, char *buf, size_t len);
+
+/* The tokens of cell that differ between rows (print.c: the table's cell column). */
+void cmp_cell_varying(const struct cmp *c, const char *cell, char *buf, size_t len);
+
+/*
+ * Exact answers (compare/exact.c). A row is exact when each side has a
+ * run and every run of the row, on both sides, is of a deterministic
+ * backend (the model: backend=model:*), the metric is not read from a
+ * clock (cmp_clock_metric) and each side's values are all equal: one run
+ * a side is then the answer. cmp_row_exact tells (a note when a model
+ * row's runs differ); cmp_exact_fill sets the row's ratio (its CI
+ * collapsed onto it), p and q NAN (no test), floor 0; cmp_decide_exact
+ * judges the ratio against the threshold alone.
+ */
+int cmp_row_exact(struct cmp *c, const char *cell, int64_t mach, const char *metric,
+		  const double *xb, size_t nb, const double *xc, size_t nc);
+void cmp_exact_fill(struct cmp_row *r, double b, double cv);
+void cmp_decide_exact(struct cmp_row *r);
+int cmp_clock_metric(const char *metric);
+
+/* The exact method's JSON fields: for row r, or (r NULL) the comparison's when it has exact rows. */
+void cmp_exact_method(const struct cmp *c, const struct cmp_row *r, struct json *j);
+
+/* A line after the summary when some rows are exact. */
+void cmp_print_exact(const struct cmp *c, FILE *f);
 
 /* Add a note (shown after the table and in the JSON). */
 void cmp_note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

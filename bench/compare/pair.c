@@ -161,7 +161,8 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 			 "(|x - median| > 14.826 MAD), kept", metric, cell, r->outb, r->outc);
 	r->mwu.p = r->q = NAN;
 	r->ci.ratio = r->ci.lo = r->ci.hi = r->ci.se_log = NAN;
-	if (nb && nc) {
+	r->exact = nb && nc && cmp_row_exact(c, cell, mach, metric, xb, nb, xc, nc);
+	if (nb && nc && !r->exact) {
 		if (stats_mwu(xb, nb, xc, nc, &r->mwu) == -ENOMEM ||
 		    stats_qratio_ci(xb, nb, xc, nc, r->quant, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED,
 				    STATS_BOOT_LEVEL, &r->ci) == -ENOMEM)
@@ -178,6 +179,8 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 		return -ENOMEM;
 	r->cv = stats_robust_cv(xb, nb, xc, nc);
 	r->mde = NAN;
+	if (r->exact)
+		cmp_exact_fill(r, r->medb, r->medc);
 	return 0;
 }
 
@@ -250,6 +253,8 @@ int cmp_build_rows(struct cmp *c)
 	int ret = -ENOMEM;
 
 	drop_overlap(c);
+	if (cmp_ignore_apply(c))
+		goto out;
 	xb = malloc((c->base.n + 1) * sizeof(*xb));
 	xc = malloc((c->cand.n + 1) * sizeof(*xc));
 	if (!xb || !xc)

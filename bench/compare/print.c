@@ -61,6 +61,22 @@ static void cell_tokens(const struct cmp *c, const char *cell, int common, char 
 		snprintf(buf, len, common ? "(none)" : "(the one cell)");
 }
 
+void cmp_cell_varying(const struct cmp *c, const char *cell, char *buf, size_t len)
+{
+	cell_tokens(c, cell, 0, buf, len);
+}
+
+/* A row's p or q for the table: "exact" for an exact row's p, "-" when there is none. */
+static const char *fmt_p(const struct cmp_row *r, double x, int is_p, char *buf, size_t len)
+{
+	if (r->exact && is_p)
+		return "exact";
+	if (isnan(x))
+		return "-";
+	snprintf(buf, len, "%.3g", x);
+	return buf;
+}
+
 /* Number of distinct machines among the rows. */
 static int machines(const struct cmp *c)
 {
@@ -118,7 +134,7 @@ static const char *metric_thresholds(const struct cmp *c, char *buf, size_t len)
 
 void cmp_print_human(const struct cmp *c, FILE *f)
 {
-	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512];
+	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512], pb[16], qb[16];
 	int cw = 4, many = machines(c) > 1 && !c->cross;
 
 	fprintf(f, "baseline  %s = %s (%zu runs)\ncandidate %s = %s (%zu runs)\n", c->baseline,
@@ -128,7 +144,9 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 	else if (!many)
 		fprintf(f, "machine   %s\n", machine_fp(c, c->rows[0].machine_id, fp, sizeof(fp)));
 	cell_tokens(c, c->rows[0].cell, 1, cell, sizeof(cell));
-	fprintf(f, "common    %s\n\n", cell);
+	fprintf(f, "common    %s\n", cell);
+	cmp_print_ignored(c, f, 1);
+	fputc('\n', f);
 	for (size_t i = 0; i < c->nrows; i++) {
 		cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
 		if ((int)strlen(cell) > cw)
@@ -145,8 +163,9 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		fprintf(f, "%-*s ", cw, cell);
 		if (many)
 			fprintf(f, "%-12s ", machine_fp(c, r->machine_id, fp, sizeof(fp)));
-		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9.3g %9.3g %6s %6s  %s%s",
-			r->metric, r->nb, r->nc, r->estb, r->estc, r->ci.ratio, ci, r->mwu.p, r->q,
+		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9s %9s %6s %6s  %s%s",
+			r->metric, r->nb, r->nc, r->estb, r->estc, r->ci.ratio, ci,
+			fmt_p(r, r->mwu.p, 1, pb, sizeof(pb)), fmt_p(r, r->q, 0, qb, sizeof(qb)),
 			fmt_pct(r->floor, fl, sizeof(fl)), fmt_pct(r->mde, md, sizeof(md)),
 			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");
 		if (r->quant != 0.5)
@@ -164,12 +183,14 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		c->dp.threshold * 100, metric_thresholds(c, mt, sizeof(mt)),
 		cmp_any_one_sided(c) ? "[qN] (one-sided noise): base, cand and the ratio are each side's Nth "
 		"percentile, its best runs, not its median, and p is a permutation test on it\n" : "");
+	cmp_print_exact(c, f);
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].v == V_REGRESSION || c->rows[i].v == V_INSUFFICIENT) {
 			cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
 			fprintf(f, "%s: %s %s: %s\n", stats_verdict_name(c->rows[i].v), cell,
 				c->rows[i].metric, c->rows[i].why);
 		}
+	cmp_print_ignored(c, f, 0);
 	cmp_print_notes(c, f);
 }
 
@@ -191,6 +212,7 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 		bound = r->floor;
 	json_obj_open(j, NULL);
 	json_str(j, "cell", r->cell);
+	cmp_ignored_json(c, j, r);
 	if (r->machine_id >= 0)
 		json_str(j, "machine", machine_fp(c, r->machine_id, fp, sizeof(fp)));
 	else
@@ -208,7 +230,7 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_dbl(j, "quantile", r->quant);
 	json_dbl(j, "estimate_base", r->estb);
 	json_dbl(j, "estimate_cand", r->estc);
-	json_str(j, "test", r->quant == 0.5 ? "mann-whitney-u" : "permutation");
+	json_str(j, "test", r->exact ? "exact" : r->quant == 0.5 ? "mann-whitney-u" : "permutation");
 	json_dbl(j, "ratio", r->ci.ratio);
 	json_dbl(j, "ci_lo", r->ci.lo);
 	json_dbl(j, "ci_hi", r->ci.hi);
@@ -254,6 +276,7 @@ void cmp_print_json(const struct cmp *c, FILE *f)
 	side_json(&j, "baseline", c->baseline, &c->base);
 	side_json(&j, "candidate", c->candidate, &c->cand);
 	json_bool(&j, "cross_machine", c->cross);
+	cmp_ignored_json(c, &j, NULL);
 	if (method)
 		json_raw(&j, "method", method);
 	json_arr_open(&j, "rows");

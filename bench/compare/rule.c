@@ -83,6 +83,8 @@ int cmp_decide(struct cmp *c)
 				 "drift between nights unmeasured", r->sessions, r->sessions == 1 ? "" : "s");
 			r->v = V_INSUFFICIENT;
 		}
+		if (r->exact)
+			cmp_decide_exact(r);
 		c->count[r->v]++;
 		reg += r->v == V_REGRESSION;
 	}
@@ -181,6 +183,12 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 
 	json_init(&j, f, 0);
 	json_obj_open(&j, NULL);
+	cmp_ignored_json(c, &j, r);
+	if (r && r->exact) {
+		cmp_exact_method(c, r, &j);
+		json_obj_close(&j);
+		return;
+	}
 	method_test(&j, c, r);
 	json_dbl(&j, "alpha", c->dp.alpha);
 	json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
@@ -202,6 +210,8 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_u64(&j, "min_runs", c->dp.min_runs);
 	json_str(&j, "outliers", "flagged |x - median| > 14.826 MAD, kept");
 	json_bool(&j, "cross_machine", c->cross);
+	if (!r)
+		cmp_exact_method(c, NULL, &j);
 	if (r)
 		method_row(&j, r);
 	json_obj_close(&j);

@@ -48,6 +48,42 @@ test_expect_success "a one-axis config has one cell per value" - <<-\EOT
 	test_is "$(config_cells | tr '\n' ,)" "rounds=1,rounds=10,rounds=100,"
 EOT
 
+# Axis values take what a command line takes: commas and semicolons as
+# they are, blanks inside quotes. Each value stays one argument of sgabench.
+cat >"$cfg" <<'CFG'
+SWEEP_COMMAND=sim
+SWEEP_AXES="tlb tasks"
+SWEEP_TLB="l1d:64,4way,lru;l2:4096,8way,lru 'a b;c' '*&|>x'"
+SWEEP_TASKS="2"
+SWEEP_ARGS="--pattern zipf --label 'x; id'"
+CFG
+test_expect_success "a config with quoted axis values loads" 'config_load "$cfg"'
+config_load "$cfg"
+test_expect_success "three tlb values: blanks split them, commas and semicolons do not" - <<-\EOT
+	test_is "$(axis_words tlb | tr '\n' '|')" "l1d:64,4way,lru;l2:4096,8way,lru|a b;c|*&|>x|"
+EOT
+test_expect_success "the cells quote what sh must not read" - <<-\EOT
+	test_is "$(config_cells | head -n 1)" "tlb='l1d:64,4way,lru;l2:4096,8way,lru' tasks=2"
+EOT
+# args: the arguments sh makes of cell_args's command line, one a line
+args() { eval "set -- $(cell_args "$1")" && printf '%s\n' "$@"; }
+test_expect_success "each value reaches sgabench as one argument, as written" - <<-\EOT
+	config_cells >"$TMPD/cells" &&
+	while IFS= read -r c; do args "$c"; done <"$TMPD/cells" | grep -A1 -e --tlb | grep -v -e --tlb -e -- >"$TMPD/vals" &&
+	axis_words tlb >"$TMPD/want" &&
+	cmp "$TMPD/want" "$TMPD/vals"
+EOT
+test_expect_success "SWEEP_ARGS words stay words: a ';' runs nothing" - <<-\EOT
+	test_is "$(args "tasks=2" | tr '\n' '|')" "--pattern|zipf|--label|x; id|--tasks|2|"
+EOT
+test_expect_success "sh_word quotes a quote: sh reads it back" 'test_is "$(eval "printf %s $(sh_word "it'"'"'s")")" "it'"'"'s"'
+test_expect_success "sh_words: quoted and plain parts make one word" 'test_is "$(sh_words "a\"b c\"'"'"'d'"'"' e")" "ab cd
+e"'
+
+test_expect_success "a config in the current directory, named bare, loads" - <<-\EOT
+	(cd "$TMPD" && config_load c && test_is "$(axis_words tasks)" 2)
+EOT
+
 bad() { # NAME CONTENT
 	printf '%s\n' "$2" >"$cfg"
 	rc=0
@@ -66,6 +102,12 @@ bad "zero runs" 'SWEEP_RUNS=0'
 bad "a metric with a direction (the registry has it)" 'SWEEP_METRICS="wall-s:lower"'
 bad "unknown layout" 'SWEEP_LAYOUT="4k 3m"'
 bad "axis without values" 'SWEEP_AXES="tasks rounds"'
+bad "a ';' unquoted" 'SWEEP_TLB=l1d:64,4way,lru;l2:4096,8way,lru'
+test_expect_success "the refusal shows how to quote it" - <<-\EOT
+	(config_load "$cfg") 2>&1 | grep -q "hint: quote a value that holds ';' or blanks"
+EOT
+bad "an unclosed quote in an axis" "SWEEP_TASKS=\"1 '2\""
+bad "a backslash in SWEEP_ARGS" "SWEEP_ARGS='--x a\\ b'"
 test_expect_success "refusal names the line" - <<-\EOT
 	sh -c "printf 'SWEEP_X=1\nfoo\n' > '$cfg'; . '$top/scripts/lib.sh'; config_check '$cfg' | grep -q 'line 2: foo'"
 EOT
