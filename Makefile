@@ -18,9 +18,13 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(DEVELOPER),1)
 WARN    += -Werror
 endif
-# libpq (PostgreSQL) in the host build; the static guest builds (CROSS)
-# leave it out and get store/pg_none.c, which says so.
-PKGS    := sqlite3 numa libpq
+# libpq (PostgreSQL) in the host build, for its header only: store/pg_dl.c
+# loads the library when a PostgreSQL database is opened, so its 22
+# libraries are not mapped into every task that run forks (issue 27). The
+# static guest builds (CROSS) leave it out and get store/pg_none.c, which
+# says so.
+PKGS    := sqlite3 numa
+PG_PKG  := libpq
 NO_PG_SRC := bench/store/pg_none.c
 PKG_CONFIG ?= pkg-config
 B       := build
@@ -38,11 +42,12 @@ B       := build/$(TRIPLET)
 SGABENCH := $(B)/sgabench
 LDFLAGS += -static
 PKGS    := sqlite3 numa
-NO_PG_SRC := bench/store/pg.c bench/store/pg_stmt.c bench/store/pg_check.c
+PG_PKG  :=
+NO_PG_SRC := bench/store/pg.c bench/store/pg_stmt.c bench/store/pg_check.c bench/store/pg_dl.c
 PG_FLAGS := -DSGA_NO_PG
 endif
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma $(if $(CROSS),,-lpq))
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) $(PG_PKG) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lnuma)
 VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) \
              $(PG_FLAGS) -Ibench -I. -MMD -MP

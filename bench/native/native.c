@@ -4,7 +4,11 @@
  *
  * Phases, each closed by a barrier that the parent joins too:
  *   1. attach the SGA at the shared address, pin, open counters, build
- *      the access order (task 0 writes the chase chain);
+ *      the access order (task 0 writes the chase chain); startup-s is
+ *      the time from the first fork to the end of this phase;
+ *  1b. each task maps its own pages the windows use and reads VmPTE
+ *      (the start of sga-pte-bytes): the tool's own work, kept out of
+ *      startup-s;
  *   2. first touch: one write per page of the working set;
  *   3. the measured window: only the touch loop runs, counters enabled;
  *      then VmPTE is read while every task is still alive;
@@ -267,7 +271,8 @@ static void fork_and_follow(struct plan *pl, const struct run_cfg *c, struct wat
 	}
 	if (!w->status && !barrier_wait(&pl->ctl->bar, parent_poll, w)) {	/* 1 */
 		*startup = clock_now_ns() - t_fork;
-		if (!barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 2 */
+		if (!barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 1b */
+		    !barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 2 */
 		    !barrier_wait(&pl->ctl->bar, parent_poll, w)) {		/* 3 */
 			*pt_after = read_kb("/proc/meminfo", "PageTables");
 			if (!barrier_wait(&pl->ctl->bar, parent_poll, w))	/* 4 */

@@ -377,16 +377,21 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	perf_enable(&ps);
 	perf_disable(&ps);
 	perf_read(&ps, tr->ev);
+	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
+		goto fail_perf;
+
 	/* Page tables before any task's first touch (threads share one mm);
 	 * the stdio calls before it settle the heap, so only the SGA's own
-	 * page tables come between this and the end of the window. */
+	 * page tables come between this and the end of the window. After
+	 * barrier 1: it is the tool's own work, and startup-s measures the
+	 * kernel's fork and attach. */
 	(void)minflt(c->threads);
 	settle_page_tables(pl);
 	/* Threads share one mm: all settle before any reads. */
 	if (c->threads && barrier_wait(&ctl->tbar, tbar_poll, pl))
 		goto fail_perf;
 	tr->vmpte_start_kb = read_kb("/proc/self/status", "VmPTE");
-	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
+	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1b: settled */
 		goto fail_perf;
 	if (task_first_touch(pl, t, base, off, &ps))
 		goto fail_perf;

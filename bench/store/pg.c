@@ -255,9 +255,16 @@ int pg_open(const char *uri, int migrate, struct store **out)
 {
 	struct store *s;
 	PQconninfoOption *opts;
-	char *perr = NULL, shown[1024];
+	char *perr = NULL, shown[1024], why[256];
 	int v;
 
+	if (pg_dl_load(why, sizeof(why))) {
+		error("'%s': cannot load the PostgreSQL client library: %s",
+		      store_display(uri, shown, sizeof(shown)), why);
+		hint("install libpq5 (scripts/deps build installs libpq-dev, which brings it), "
+		     "or use an SQLite path");
+		return -EPROTONOSUPPORT;
+	}
 	opts = PQconninfoParse(uri, &perr);
 	if (!opts) {
 		error("bad PostgreSQL URI: %s", perr ? perr : "out of memory");

@@ -82,6 +82,13 @@ void pg_stmt_finish(struct pg_stmt *p);
 void pg_exec_quiet(struct store *s, const char *sql);
 
 #ifndef SGA_NO_PG
+/*
+ * Load libpq (pg_dl.c) unless loaded: pg_open calls it first, and every
+ * libpq function runs only after it succeeded. 0, or -ENOENT with why in
+ * err (the library or one of its functions is missing).
+ */
+int pg_dl_load(char *err, size_t errlen);
+
 /* Keep the first line of msg in s->pgerr. */
 void pg_keep_error(struct store *s, const char *msg);
 
