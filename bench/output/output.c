@@ -74,32 +74,50 @@ static int first_missing(const struct run_result *r, unsigned e)
 static const struct {
 	const char *name, *unit, *what;
 } metric_doc[] = {
-	{ "first-touch-faults", "", "minor faults while each task touched its pages once" },
+	{ "first-touch-faults", "faults", "minor faults while each task touched its pages once" },
 	{ "pte-bytes", "bytes", "page-table memory (VmPTE) of all tasks at the end of the window" },
 	{ "sga-pte-bytes", "bytes", "VmPTE the tasks added from first touch to the window's end" },
 	{ "pagetables-delta-bytes", "bytes", "system-wide PageTables change, tasks alive (noisy)" },
 	{ "startup-s", "s", "fork to every task attached and ready" },
 	{ "window-s", "s", "the longest task's measured window" },
 	{ "wall-s", "s", "the whole run, set-up and first touch included" },
-	{ "accesses-per-s", "/s", "accesses of all tasks / the longest window" },
-	{ "accesses-per-cpu-s", "/s", "accesses of all tasks / their task-clock (CPU time, not wall)" },
-	{ "accesses-per-cpu-s-best", "/s", "the fastest task window: its accesses / its own task-clock" },
-	{ "windows", "", "measured windows after one first touch (--windows)" },
-	{ "window-rounds", "", "rounds per window, calibrated to --min-window (or --rounds)" },
-	{ "window-s-spread", "", "(max - min) / median of the windows' window-s" },
-	{ "accesses-per-s-spread", "", "(max - min) / median of the windows' accesses-per-s" },
-	{ "accesses-per-cpu-s-spread", "", "(max - min) / median of the windows' accesses-per-cpu-s" },
-	{ "test-work", "", "TEST KNOB SGABENCH_TEST_WORK: extra work per access (a slowed run)" },
-	{ "generated-in-window", "", "1: the access order was too long to pre-generate" },
-	{ "sharedctx-tasks", "", "tasks whose mapping shows the shared-context smaps flag" },
+	{ "accesses-per-s", "accesses/s", "accesses of all tasks / the longest window" },
+	{ "accesses-per-cpu-s", "accesses/s", "accesses of all tasks / their task-clock (CPU time, not wall)" },
+	{ "accesses-per-cpu-s-best", "accesses/s", "the fastest task window: its accesses / its own task-clock" },
+	{ "windows", "windows", "measured windows after one first touch (--windows)" },
+	{ "window-rounds", "rounds", "rounds per window, calibrated to --min-window (or --rounds)" },
+	{ "window-s-spread", "x median", "(max - min) / median of the windows' window-s" },
+	{ "accesses-per-s-spread", "x median", "(max - min) / median of the windows' accesses-per-s" },
+	{ "accesses-per-cpu-s-spread", "x median", "(max - min) / median of the windows' accesses-per-cpu-s" },
+	{ "test-work", "units", "TEST KNOB SGABENCH_TEST_WORK: extra work per access (a slowed run)" },
+	{ "generated-in-window", "flag", "1: the access order was too long to pre-generate" },
+	{ "sharedctx-tasks", "tasks", "tasks whose mapping shows the shared-context smaps flag" },
 	{ NULL, NULL, NULL },
 };
 
-/* Print one run metric with its unit and meaning. */
-static void human_metric(FILE *f, const char *n, double x)
+/*
+ * A measured window shorter than this is too short to time: the tasks'
+ * start and stop skew and the counters' enabling are a visible part of
+ * it. The nightly's windows last at least 100 ms (--min-window).
+ */
+#define WINDOW_TIMED_S 0.01
+
+/* Print t seconds with a unit that keeps 3 or more digits: s, ms or us. */
+static void fmt_secs(char *b, size_t len, double t)
+{
+	if (t != 0 && fabs(t) < 1e-3)
+		snprintf(b, len, "%.3g us", t * 1e6);
+	else if (t != 0 && fabs(t) < 1)
+		snprintf(b, len, "%.4g ms", t * 1e3);
+	else
+		snprintf(b, len, "%.4f s", t);
+}
+
+/* Print one run metric with its unit and meaning; short: the window was too short to time. */
+static void human_metric(FILE *f, const char *n, double x, int short_window)
 {
 	const char *what = "", *unit = "";
-	char b[32], s[32];
+	char b[48], s[32];
 
 	for (int i = 0; metric_doc[i].name; i++)
 		if (strcmp(metric_doc[i].name, n) == 0) {
@@ -111,20 +129,39 @@ static void human_metric(FILE *f, const char *n, double x)
 	else if (strcmp(unit, "bytes") == 0 && x < 0 && fmod(-x, 1024) == 0)
 		snprintf(b, sizeof(b), "-%s", fmt_size((uint64_t)-x, s, sizeof(s)));
 	else if (strcmp(unit, "s") == 0)
-		snprintf(b, sizeof(b), "%.4f s", x);
-	else if (strcmp(unit, "/s") == 0)
-		snprintf(b, sizeof(b), "%.4g", x);
+		fmt_secs(b, sizeof(b), x);
 	else if (x == floor(x) && fabs(x) < 1e15)
-		snprintf(b, sizeof(b), "%.0f", x);
+		snprintf(b, sizeof(b), "%.0f %s", x, unit);
 	else
-		snprintf(b, sizeof(b), "%.6g", x);
-	fprintf(f, "  %-24s %16s   %s\n", n, b, what);
+		snprintf(b, sizeof(b), "%.4g %s", x, unit);
+	if (short_window && strcmp(n, "accesses-per-s") == 0)
+		what = "accesses / a window too short to time: not a speed (see below)";
+	fprintf(f, "  %-24s %22s   %s\n", n, b, what);
+}
+
+/* The unit of a counted event: time for task-clock, else what it counts. */
+static const char *event_unit(const char *e)
+{
+	if (strcmp(e, "task-clock") == 0 || strcmp(e, "cpu-clock") == 0)
+		return "ns";
+	if (strstr(e, "faults"))
+		return "faults";
+	if (strcmp(e, "context-switches") == 0)
+		return "switches";
+	if (strcmp(e, "cpu-migrations") == 0)
+		return "migrations";
+	if (strstr(e, "cycles"))
+		return "cycles";
+	if (strcmp(e, "instructions") == 0)
+		return "instructions";
+	return "events";
 }
 
 void output_human(FILE *f, const struct run_view *v)
 {
 	const struct run_result *r = v->res;
 	int header = 0;
+	double win = -1;	/* window-s when too short to time, else -1 */
 
 	fprintf(f, "run %s  %s  %s", r->uuid, r->backend, r->status);
 	if (v->run_id)
@@ -142,13 +179,14 @@ void output_human(FILE *f, const struct run_view *v)
 		if (first_missing(r, e) != EV_COUNTED)
 			continue;
 		if (!header) {
-			fprintf(f, "\n  %-24s %16s %14s %14s %14s\n", "event (window)", "total", "task min",
-				"task median", "task max");
+			fprintf(f, "\n  %-24s %-12s %16s %14s %14s %14s\n", "event (window)", "unit", "total",
+				"task min", "task median", "task max");
 			header = 1;
 		}
 		result_event_total(r, e, &total);
 		task_spread(r, e, &mn, &md, &mx);
-		fprintf(f, "  %-24s %16.0f %14.0f %14.0f %14.0f", r->events[e], total, mn, md, mx);
+		fprintf(f, "  %-24s %-12s %16.0f %14.0f %14.0f %14.0f", r->events[e], event_unit(r->events[e]),
+			total, mn, md, mx);
 		if (mux_ratio(r, e) < 0.99)
 			fprintf(f, "  multiplexed: counted %.0f%% of the time, scaled",
 				mux_ratio(r, e) * 100);
@@ -163,10 +201,22 @@ void output_human(FILE *f, const struct run_view *v)
 	if (v->groups && v->groups[0])
 		fprintf(f, "  grouped: %s (each group read as one: its members share enabled and running)\n",
 			v->groups);
-	if (r->nmetrics)
-		fprintf(f, "\n  %-24s %16s   %s\n", "run metric", "value", "meaning");
 	for (unsigned m = 0; m < r->nmetrics; m++)
-		human_metric(f, r->metric[m].name, r->metric[m].value);
+		if (strcmp(r->metric[m].name, "window-s") == 0 && r->metric[m].value < WINDOW_TIMED_S)
+			win = r->metric[m].value;
+	if (r->nmetrics)
+		fprintf(f, "\n  %-24s %22s   %s\n", "run metric", "value", "meaning");
+	for (unsigned m = 0; m < r->nmetrics; m++)
+		human_metric(f, r->metric[m].name, r->metric[m].value, win >= 0);
+	if (win >= 0) {
+		char b[32];
+
+		fmt_secs(b, sizeof(b), win);
+		fprintf(f, "\n  the measured window lasted %s, too short to time (under %.0f ms):\n"
+			"  accesses-per-s says nothing about speed; for a window that means something\n"
+			"  give --min-window 100ms (as the nightly does) or more --rounds\n",
+			b, WINDOW_TIMED_S * 1e3);
+	}
 }
 
 void output_ev_json(struct json *j, const char *key, const struct ev_value *v)
