@@ -16,7 +16,11 @@ html_table() {
 	printf '<div class="scroll"><table>\n<thead><tr>'
 	for h in "$@"; do printf '<th>%s</th>' "$(html_escape "$h")"; done
 	printf '</tr></thead>\n<tbody>\n'
-	html_escape <"$f" | awk -F'	' '{ printf "<tr>"; for (i = 1; i <= NF; i++) printf "<td>%s</td>", $i; print "</tr>" }'
+	# A cell up to 24 characters (a number, a CI, a metric, a time) is
+	# never broken over lines, the table scrolls instead; a longer one
+	# (class w: a cell's settings, a reason) wraps.
+	html_escape <"$f" | awk -F'	' '{ printf "<tr>"; for (i = 1; i <= NF; i++)
+		printf (length($i) > 24 ? "<td class=\"w\">%s</td>" : "<td>%s</td>"), $i; print "</tr>" }'
 	printf '</tbody></table></div>\n'
 }
 
@@ -89,13 +93,13 @@ write_html() {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>sgabench report</title>
 <style>
-body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 1000px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 1240px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
 h1 { font-size: 1.7em; margin-bottom: 0.2em; } h4 { margin: 1.4em 0 0.3em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
 figure { margin: 1.2em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #555; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; } th { background: #f0f0f0; }
-td { max-width: 32em; overflow-wrap: break-word; } pre { background: #f6f6f6; padding: 0.8em; white-space: pre-wrap; }
+td { white-space: nowrap; } td.w { white-space: normal; max-width: 32em; overflow-wrap: break-word; } pre { background: #f6f6f6; padding: 0.8em; white-space: pre-wrap; }
 .empty { color: #777; font-style: italic; } .broken { color: #b00; font-weight: bold; }
 nav a { margin-right: 1em; }
 </style>
@@ -185,7 +189,7 @@ HEAD
 	cat <<'TAIL'
 <p>Regenerate with <code>report/mkreport --db DATABASE --out DIRECTORY</code>.</p>
 <script>
-/* Mark any plot that did not load, and record the count for the test suite. */
+/* Mark any plot that did not load, and record for the test suite the count, the height and the broken cells. */
 window.addEventListener('load', function () {
 	var imgs = document.images, ok = 0;
 	for (var i = 0; i < imgs.length; i++) {
@@ -199,6 +203,21 @@ window.addEventListener('load', function () {
 		}
 	}
 	document.body.setAttribute('data-images', ok + '/' + imgs.length);
+	/* The page's height, and the table cells of one word broken over lines
+	 * (a p value or a CI wrapped digit by digit). */
+	var cells = document.getElementsByTagName('td'), broken = 0, range = document.createRange();
+	for (var j = 0; j < cells.length; j++) {
+		var t = cells[j].textContent, rects, tops = {}, lines = 0;
+		if (t.length < 2 || /\s/.test(t)) continue;
+		range.selectNodeContents(cells[j]);
+		rects = range.getClientRects();
+		for (var k = 0; k < rects.length; k++) {
+			if (!tops[Math.round(rects[k].top)]) { tops[Math.round(rects[k].top)] = 1; lines++; }
+		}
+		if (lines > 1) broken++;
+	}
+	document.body.setAttribute('data-height', document.documentElement.scrollHeight);
+	document.body.setAttribute('data-broken-cells', broken);
 });
 </script>
 </body>

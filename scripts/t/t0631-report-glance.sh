@@ -56,7 +56,7 @@ test_expect_success "the Markdown summary shows it too" - <<-\EOT
 EOT
 test_expect_success "every row names its machine, escaped in the page" - <<-\EOT
 	test_is "$(cut -f1 "$g" | sort -u)" 'host-a<script>alert("h")</script> 01234567' &&
-	grep -q '<tr><td>host-a&lt;script&gt;alert(&quot;h&quot;)&lt;/script&gt; 01234567</td><td>tasks=1</td><td>accesses-per-s</td><td>REGRESSION</td>' "$TMPD/out/index.html"
+	grep -q '<tr><td class="w">host-a&lt;script&gt;alert(&quot;h&quot;)&lt;/script&gt; 01234567</td><td>tasks=1</td><td>accesses-per-s</td><td>REGRESSION</td>' "$TMPD/out/index.html"
 EOT
 # Every recent verdict: one table per comparison, newest first, the method
 # said once above it (what every row shares, then per metric), no JSON in
