@@ -157,14 +157,14 @@ HEAD
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$dsweep_label")" "$(html_escape "$dsweep")"
 		html_fig designs "Tasks against page walks in the TLB model, per preset and shared context"
 		[ ! -s "$d/designs-merged.txt" ] ||
-			printf '<p>One line stands for designs whose page walks are equal at every task count: %s.</p>\n' "$(designs_merged | html_escape)"
+			printf '<p>One line (named by the first and how many more) stands for designs whose page walks are equal at every task count: %s.</p>\n' "$(designs_merged | html_escape)"
 		html_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
 	else
 		echo '<p class="empty">No model sweep in this database: run <code>scripts/sweep configs/tlb-designs</code>.</p>'
 	fi
 
 	printf '<h2 id="machines">Machines</h2>\n<p>%s</p>\n' "$(html_escape "$txt_machines")"
-	html_fig machines "The same cells across machine fingerprints"
+	html_fig machines "The same cells across machines"
 	html_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
 
 	printf '<h2 id="verdicts">Verdicts</h2>\n'
@@ -264,13 +264,13 @@ write_markdown() {
 	if [ -n "$dsweep" ]; then
 		md_fig designs "Tasks against page walks in the TLB model"
 		[ ! -s "$d/designs-merged.txt" ] ||
-			printf 'One line stands for designs whose page walks are equal at every task count: %s.\n\n' "$(designs_merged | md_escape)"
+			printf 'One line (named by the first and how many more) stands for designs whose page walks are equal at every task count: %s.\n\n' "$(designs_merged | md_escape)"
 		md_table "$d/designs-table.tsv" design tasks "dTLB-load-misses" "est-translation-s (estimate)" samples
 	else
 		printf '_No model sweep in this database._\n\n'
 	fi
 	printf '## Machines\n\n%s\n\n' "$txt_machines"
-	md_fig machines "The same cells across machine fingerprints"
+	md_fig machines "The same cells across machines"
 	md_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
 	printf '## Verdicts\n\n### The latest comparison at a glance\n\n'
 	if [ -s "$d/glance.tsv" ]; then

@@ -194,4 +194,21 @@ test_expect_success "it says there is no sweep" - <<-\EOT
 	grep -q 'No sweep in this database' "$TMPD/empty/index.html"
 EOT
 test_expect_success "the published cover-letter points are still plotted" 'test -s "$TMPD/empty/cover.svg"'
+test_expect_success "no empty sentence where there is no comparison" - <<-\EOT
+	grep -q 'No comparison stored yet' "$TMPD/empty/index.html" &&
+	! grep -q -e '<p>\. ' -e 'Settings common to every row: <code></code>' -e 'compared \.' "$TMPD/empty/index.html"
+EOT
+# The system-wide PageTables delta can shrink while the tasks run: negative
+# medians are drawn, on a linear axis, not left out of a log one.
+dbn="$TMPD/neg.db"
+cp "$db" "$dbn"
+sqlite3 "$dbn" "UPDATE metric SET value = -value WHERE name = 'pagetables-delta-bytes'
+	AND run_id IN (SELECT id FROM run WHERE uuid GLOB 'scal-2m-pud-*')"
+test_expect_success "negative PageTables medians are drawn, below a zero line" - <<-\EOT
+	"$top/report/mkreport" --db "$dbn" --out "$TMPD/neg" >/dev/null &&
+	awk -F'	' '/^"2m-pud"/ { b = 1; next } /^"/ { b = 0 } b && $1 == 8 { print $2 }' "$TMPD/neg/data/scaling-pagetables.dat" >"$TMPD/negv" &&
+	test_is "$(cat "$TMPD/negv")" -8704 &&
+	grep -q '>-[0-9][0-9]*<' "$TMPD/neg/scaling-pagetables.svg" &&
+	grep -q '<td>2m-pud</td><td>8</td><td>71</td><td>32.0</td><td>-68.0</td>' "$TMPD/neg/index.html"
+EOT
 test_done
