@@ -6,6 +6,7 @@
 # the rows; the others go to $d/glance-common.txt.
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # d and ver are set by report/mkreport
+# shellcheck disable=SC2016 # backquotes are Markdown
 # Uses q, $d and $ver from mkreport.
 
 write_glance() {
@@ -34,4 +35,28 @@ write_glance() {
 			print f[1], s, f[3], v, f[5], f[6], f[7], f[8]
 		}
 	}' "$d/glance-rows.tsv" >"$d/glance.tsv"
+}
+
+txt_rule="A regression is significant (Mann-Whitney U p <= 0.01, Benjamini-Hochberg q <= 0.05) with the ratio of medians beyond max(2 %, the floor); a ratio marked \"of q90\" compares 90th percentiles instead, for a metric that noise only makes worse (compare --one-sided-noise, tested by permutation). MDE: the smallest change the row could have caught (80 % power); a smaller regression there goes unseen."
+
+# glance_body FMT: the section body, FMT html or md: what was compared
+# and the rule, the settings every row shares (when some), the table; or
+# that there is no comparison yet.
+glance_body() {
+	if [ ! -s "$d/glance.tsv" ]; then
+		t="No comparison stored yet: scripts/nightly stores one each night, sgabench compare --store-verdicts one by hand."
+		if [ "$1" = html ]; then printf '<p class="empty">%s</p>\n' "$t"; else printf '_%s_\n\n' "$t"; fi
+		return 0
+	fi
+	t="$(cat "$d/glance-title.txt"). $txt_rule"
+	if [ "$1" = html ]; then printf '<p>%s' "$(html_escape "$t")"; else printf '%s' "$(md_escape "$t")"; fi
+	if [ "$(cat "$d/glance-common.txt")" != "(none)" ]; then
+		if [ "$1" = html ]; then
+			printf ' Settings common to every row: <code>%s</code>.' "$(html_escape <"$d/glance-common.txt")"
+		else
+			printf ' Settings common to every row: `%s`.' "$(cat "$d/glance-common.txt")"
+		fi
+	fi
+	if [ "$1" = html ]; then printf '</p>\n'; else printf '\n\n'; fi
+	"$1_table" "$d/glance.tsv" machine cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
 }

@@ -84,3 +84,17 @@ write_history() {
 		[ -z "$left" ] || printf '%s\t%s\n' "$hlabel" "$left" >>"$d/history-left.tsv"
 	done
 }
+
+# history_figs FMT: the plots, under a heading per machine; FMT html or md.
+history_figs() {
+	last=""
+	while IFS='	' read -r hid m kind hlabel; do
+		if [ "$hid" != "$last" ] && [ "$1" = html ]; then
+			printf '<h3>Machine %s</h3>\n' "$(html_escape "$hlabel")"
+		elif [ "$hid" != "$last" ]; then
+			printf '### Machine %s\n\n' "$(md_escape "$hlabel")"
+		fi
+		last=$hid
+		"$1_fig" "history-$hid-$m" "$hlabel: nightly $m per cell ($kind), relative to the cell median, change points marked"
+	done <"$d/history-plots"
+}

@@ -65,7 +65,6 @@ txt_scaling="N tasks attach one SGA at the same address and each writes its work
 txt_history="One plot per machine and metric, the machine that ran the latest nightly first: each line is one cell (tasks, page layout, rounds) of that machine's nightly runs, as a percentage of the cell's median over all nights. The metrics the nightly's verdicts rest on come first, then information. Circles mark change points found by sgabench history on that machine."
 txt_designs="The latest sweep of the TLB model (scripts/sweep configs/tlb-designs, SWEEP_COMMAND=sim): page walks of all tasks against the number of tasks, one line per machine preset, with and without a shared context. These are the presets' published TLB geometries with assumed replacement and strand timing, run on the same access order as the native backend: model figures, not measurements. est-translation-s is an estimate from assumed walk costs."
 txt_machines="The cells that were run on the most machines, median per machine, of a metric that the machine's load does not move (the fastest window per CPU second, or an exact count). Machines are named by hostname and the start of their fingerprint. Nightly regressions compare only within one machine; this view compares across them on purpose."
-txt_rule="A regression is significant (Mann-Whitney U p <= 0.01, Benjamini-Hochberg q <= 0.05) with the ratio of medians beyond max(2 %, the floor); a ratio marked \"of q90\" compares 90th percentiles instead, for a metric that noise only makes worse (compare --one-sided-noise, tested by permutation). MDE: the smallest change the row could have caught (80 % power); a smaller regression there goes unseen."
 
 # history_left: the sentence on the load-noise metrics the history leaves out.
 history_left() {
@@ -135,12 +134,7 @@ HEAD
 
 	printf '<h2 id="history">Nightly history</h2>\n<p>%s</p>\n' "$(html_escape "$txt_history")"
 	if [ -s "$d/history-plots" ]; then
-		last=""
-		while IFS='	' read -r hid m kind hlabel; do
-			[ "$hid" = "$last" ] || printf '<h3>Machine %s</h3>\n' "$(html_escape "$hlabel")"
-			last=$hid
-			html_fig "history-$hid-$m" "$hlabel: nightly $m per cell ($kind), relative to the cell median, change points marked"
-		done <"$d/history-plots"
+		history_figs html
 		html_history_left
 		printf '<p>Change points (sgabench history: %s):</p>\n' "$(html_escape "$cp_method")"
 		if [ -s "$d/history-cp.tsv" ]; then
@@ -169,17 +163,9 @@ HEAD
 
 	printf '<h2 id="verdicts">Verdicts</h2>\n'
 	printf '<h3>The latest comparison at a glance</h3>\n'
-	if [ -s "$d/glance.tsv" ]; then
-		printf '<p>%s. %s' "$(html_escape <"$d/glance-title.txt")" "$(html_escape "$txt_rule")"
-		[ "$(cat "$d/glance-common.txt")" = "(none)" ] ||
-			printf ' Settings common to every row: <code>%s</code>.' "$(html_escape <"$d/glance-common.txt")"
-		printf '</p>\n'
-		html_table "$d/glance.tsv" machine cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
-	else
-		echo '<p class="empty">No comparison stored yet: scripts/nightly stores one each night, sgabench compare --store-verdicts one by hand.</p>'
-	fi
+	glance_body html
 	printf '<h3>Every recent verdict</h3>\n'
-	html_verdicts
+	verdicts_body html
 	printf '<h3>A/A noise floors</h3>\n'
 	html_noise
 
@@ -248,12 +234,7 @@ write_markdown() {
 	fi
 	printf '## Nightly history\n\n%s\n\n' "$txt_history"
 	if [ -s "$d/history-plots" ]; then
-		last=""
-		while IFS='	' read -r hid m kind hlabel; do
-			[ "$hid" = "$last" ] || printf '### Machine %s\n\n' "$(md_escape "$hlabel")"
-			last=$hid
-			md_fig "history-$hid-$m" "$hlabel: nightly $m ($kind)"
-		done <"$d/history-plots"
+		history_figs md
 		history_left | md_escape
 		printf 'Change points (sgabench history: %s):\n\n' "$(md_escape "$cp_method")"
 		md_table "$d/history-cp.tsv" machine metric cell night change p
@@ -273,17 +254,9 @@ write_markdown() {
 	md_fig machines "The same cells across machines"
 	md_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
 	printf '## Verdicts\n\n### The latest comparison at a glance\n\n'
-	if [ -s "$d/glance.tsv" ]; then
-		printf '%s. %s' "$(md_escape <"$d/glance-title.txt")" "$(md_escape "$txt_rule")"
-		[ "$(cat "$d/glance-common.txt")" = "(none)" ] ||
-			printf ' Settings common to every row: `%s`.' "$(cat "$d/glance-common.txt")"
-		printf '\n\n'
-		md_table "$d/glance.tsv" machine cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
-	else
-		printf '_No comparison stored yet._\n\n'
-	fi
+	glance_body md
 	printf '### Every recent verdict\n\n'
-	md_verdicts
+	verdicts_body md
 	printf '### A/A noise floors\n\n'
 	md_noise
 	printf '## Sweeps and runs\n\n'

@@ -61,47 +61,31 @@ verdicts_method() {
 	   | [$g[0].m, $k, ($g[0].j[$k] | v)] | @tsv)' "$d/verdicts-$1.methods"
 }
 
-# html_method N / md_method N: the method of comparison N, once.
-html_method() {
-	verdicts_method "$1" >"$d/verdicts-$1.method"
-	[ -s "$d/verdicts-$1.method" ] || { echo '<p>Method: not stored.</p>'; return; }
-	printf '<details><summary>Method of this comparison (as stored with its verdicts)</summary>\n'
-	html_table "$d/verdicts-$1.method" "for" setting value
-	printf '</details>\n'
-}
-md_method() {
-	verdicts_method "$1" >"$d/verdicts-$1.method"
-	[ -s "$d/verdicts-$1.method" ] || { printf 'Method: not stored.\n\n'; return; }
-	printf 'Method of this comparison:\n\n'
-	md_table "$d/verdicts-$1.method" "for" setting value
-}
-
-# html_verdicts / md_verdicts: the section body in each page.
-html_verdicts() {
-	printf '<p>The latest comparisons (sgabench compare), newest first: ratio of medians candidate/baseline with its bootstrap 95 %% CI, Mann-Whitney p and Benjamini-Hochberg q.</p>\n'
-	if [ ! -s "$d/verdicts-list" ]; then
-		echo '<p class="empty">none in this database</p>'
-		return
-	fi
-	while read -r c; do
-		printf '<h4>%s</h4>\n' "$(html_escape <"$d/verdicts-$c.title")"
-		[ -z "$(cat "$d/verdicts-$c.common")" ] ||
-			printf '<p>Every row has: <code>%s</code>.</p>\n' "$(html_escape <"$d/verdicts-$c.common")"
-		html_method "$c"
-		html_table "$d/verdicts-$c.tsv" machine cell metric verdict ratio "95 % CI" p q "runs base / cand" reason
-	done <"$d/verdicts-list"
-}
+# verdicts_body FMT: the section body, FMT html or md: per comparison its
+# title, the settings every row shares, its method once and its table.
 # shellcheck disable=SC2016 # backquotes are Markdown
-md_verdicts() {
-	if [ ! -s "$d/verdicts-list" ]; then
-		printf '_none in this database_\n\n'
-		return
-	fi
+verdicts_body() {
+	t="The latest comparisons (sgabench compare), newest first: ratio of medians candidate/baseline with its bootstrap 95 % CI, Mann-Whitney p and Benjamini-Hochberg q."
+	if [ "$1" = html ]; then printf '<p>%s</p>\n' "$t"; else printf '%s\n\n' "$t"; fi
+	[ -s "$d/verdicts-list" ] || { "$1_table" /dev/null; return 0; }
 	while read -r c; do
-		printf '#### %s\n\n' "$(md_escape <"$d/verdicts-$c.title")"
-		[ -z "$(cat "$d/verdicts-$c.common")" ] ||
-			printf 'Every row has: `%s`.\n\n' "$(cat "$d/verdicts-$c.common")"
-		md_method "$c"
-		md_table "$d/verdicts-$c.tsv" machine cell metric verdict ratio "95 % CI" p q "runs base / cand" reason
+		verdicts_method "$c" >"$d/verdicts-$c.method"
+		t=$("$1_escape" <"$d/verdicts-$c.title")
+		m="Method: not stored."
+		[ -s "$d/verdicts-$c.method" ] && m="Method of this comparison (as stored with its verdicts):"
+		if [ "$1" = html ]; then
+			printf '<h4>%s</h4>\n' "$t"
+			[ -z "$(cat "$d/verdicts-$c.common")" ] ||
+				printf '<p>Every row has: <code>%s</code>.</p>\n' "$(html_escape <"$d/verdicts-$c.common")"
+			printf '<details><summary>%s</summary>\n' "$m"
+		else
+			printf '#### %s\n\n' "$t"
+			[ -z "$(cat "$d/verdicts-$c.common")" ] ||
+				printf 'Every row has: `%s`.\n\n' "$(cat "$d/verdicts-$c.common")"
+			printf '%s\n\n' "$m"
+		fi
+		[ ! -s "$d/verdicts-$c.method" ] || "$1_table" "$d/verdicts-$c.method" "for" setting value
+		[ "$1" = md ] || printf '</details>\n'
+		"$1_table" "$d/verdicts-$c.tsv" machine cell metric verdict ratio "95 % CI" p q "runs base / cand" reason
 	done <"$d/verdicts-list"
 }
