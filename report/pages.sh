@@ -16,7 +16,11 @@ html_table() {
 	printf '<div class="scroll"><table>\n<thead><tr>'
 	for h in "$@"; do printf '<th>%s</th>' "$(html_escape "$h")"; done
 	printf '</tr></thead>\n<tbody>\n'
-	html_escape <"$f" | awk -F'	' '{ printf "<tr>"; for (i = 1; i <= NF; i++) printf "<td>%s</td>", $i; print "</tr>" }'
+	# A cell up to 24 characters (a number, a CI, a metric, a time) is
+	# never broken over lines, the table scrolls instead; a longer one
+	# (class w: a cell's settings, a reason) wraps.
+	html_escape <"$f" | awk -F'	' '{ printf "<tr>"; for (i = 1; i <= NF; i++)
+		printf (length($i) > 24 ? "<td class=\"w\">%s</td>" : "<td>%s</td>"), $i; print "</tr>" }'
 	printf '</tbody></table></div>\n'
 }
 
@@ -35,24 +39,6 @@ md_table() {
 	printf '\n'
 	md_escape <"$f" | awk -F'	' '{ printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; printf "\n" }'
 	printf '\n'
-}
-
-# metric_table WRITER TABLE COLUMNS HEAD...: TABLE through WRITER (html_table
-# or md_table) headed HEAD..., a column per metric of COLUMNS ("name (unit)",
-# mkreport's metric_columns), and samples.
-metric_table() {
-	w=$1 f=$2 cols=$3
-	shift 3
-	while IFS='	' read -r m _ unit _; do set -- "$@" "$m ($unit)"; done <"$cols"
-	"$w" "$f" "$@" samples
-}
-
-# scaling_figs WRITER: WRITER's figure (html_fig or md_fig) of plot
-# scaling-METRIC for each metric of the scaling section.
-scaling_figs() {
-	while IFS='	' read -r m _ _ meaning; do
-		"$1" "scaling-$m" "Tasks against $m ($meaning) per page size and alignment"
-	done <"$d/scaling-metrics"
 }
 
 # has_plot NAME: whether mkreport drew plot NAME.
@@ -74,11 +60,28 @@ md_fig() {
 }
 
 # The prose of each section, shared by both pages (plain text, escaped on output).
-txt_cover="The 2016 shared-context RFC measured dTLB-load-misses of two tasks touching pages of one shared mapping: with normal contexts misses grow by about 98 per round; with a shared context they stay flat. Dots are the published points. The model line replays the same access order on a software TLB (the runs of sgabench table, median over their seeds at each round count; the table itself prints the mean); native points need a hardware PMU and are absent where the counter is missing."
-txt_scaling="N tasks attach one SGA at the same address and each writes its working set once (first touch). With 2 MiB pages on a 1 GiB-aligned (PUD) range Linux shares the PMD page-table pages, so later tasks adopt the first task's page tables with one fault per GiB; offset by one huge page (PMD-aligned) nothing is shared; 4 KiB pages need one fault and one PTE per page per task. Points are medians, bars span min to max. The PageTables delta is system-wide: other processes on the machine move it too, so it is noisy at small task counts, and medians that are not positive cannot be shown on the log axis (the table has them). VmPTE charges a shared PMD page to every task that maps it."
-txt_history="Each line is one cell (tasks, page layout, rounds) of the nightly runs on the most recent nightly machine, as a percentage of that cell's median over all nights. Circles mark change points found by sgabench history."
+txt_cover="The 2016 shared-context RFC measured dTLB-load-misses of two tasks touching pages of one shared mapping: with normal contexts misses grow by about 98 per round; with a shared context they stay flat. Dots are the published points. The model line replays the same access order on a software TLB (the runs of sgabench table, the median over their seeds at each round count, as the table prints it); native points need a hardware PMU and are absent where the counter is missing."
+txt_scaling="N tasks attach one SGA at the same address and each writes its working set once (first touch). With 2 MiB pages on a 1 GiB-aligned (PUD) range Linux shares the PMD page-table pages, so later tasks adopt the first task's page tables with one fault per GiB; offset by one huge page (PMD-aligned) nothing is shared; 4 KiB pages need one fault and one PTE per page per task. Points are medians, bars span min to max; each plot says how many runs stand behind a point. sga-pte-bytes is the page-table memory the SGA itself added to the tasks, the saving of large pages; VmPTE charges a shared PMD page to every task that maps it, so sharing shows only in the system-wide PageTables delta, drawn per task: other processes on the machine move it too, so it is noisy and can be negative (then the axis is linear, as it is for any plot with a value of 0 or below). VmPTE per task includes each process's own page tables (its stack and libraries), the same in every layout."
+txt_history="One plot per machine and metric, the machine that ran the latest nightly first: each line is one cell (tasks, page layout, rounds) of that machine's nightly runs, as a percentage of the cell's median over all nights. The metrics the nightly's verdicts rest on come first, then information. Circles mark change points found by sgabench history on that machine."
 txt_designs="The latest sweep of the TLB model (scripts/sweep configs/tlb-designs, SWEEP_COMMAND=sim): page walks of all tasks against the number of tasks, one line per machine preset, with and without a shared context. These are the presets' published TLB geometries with assumed replacement and strand timing, run on the same access order as the native backend: model figures, not measurements. est-translation-s is an estimate from assumed walk costs."
-txt_machines="The cells that were run on the most machine fingerprints, median per machine. Nightly regressions compare only within one fingerprint; this view compares across them on purpose."
+txt_machines="The cells that were run on the most machines, median per machine, of a metric that the machine's load does not move (the fastest window per CPU second, or an exact count). Machines are named by hostname and the start of their fingerprint. Nightly regressions compare only within one machine; this view compares across them on purpose."
+
+# history_left: the sentence on the load-noise metrics the history leaves out.
+history_left() {
+	[ -s "$d/history-left.tsv" ] || return 0
+	printf 'Not plotted, because they move with the load of the machine rather than with sgabench (README): '
+	awk -F'	' '{ printf "%s%s on %s", (NR > 1 ? "; " : ""), $2, $1 }' "$d/history-left.tsv"
+	printf '. sgabench history --metric NAME --machine FINGERPRINT shows any of them.\n\n'
+}
+html_history_left() {
+	[ -s "$d/history-left.tsv" ] || return 0
+	printf '<p>%s</p>\n' "$(history_left | html_escape)"
+}
+
+# designs_merged: the designs drawn as one line, as a plain list.
+designs_merged() {
+	awk '{ printf "%s%s", (NR > 1 ? "; " : ""), $0 }' "$d/designs-merged.txt"
+}
 
 write_html() {
 	cat <<'HEAD'
@@ -89,13 +92,13 @@ write_html() {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>sgabench report</title>
 <style>
-body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 1000px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
-h1 { font-size: 1.7em; margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 1240px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1 { font-size: 1.7em; margin-bottom: 0.2em; } h4 { margin: 1.4em 0 0.3em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
 figure { margin: 1.2em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; color: #555; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; } th { background: #f0f0f0; }
-td { max-width: 32em; overflow-wrap: anywhere; } pre { background: #f6f6f6; padding: 0.8em; white-space: pre-wrap; }
+td { white-space: nowrap; } td.w { white-space: normal; max-width: 32em; overflow-wrap: break-word; } pre { background: #f6f6f6; padding: 0.8em; white-space: pre-wrap; }
 .empty { color: #777; font-style: italic; } .broken { color: #b00; font-weight: bold; }
 nav a { margin-right: 1em; }
 </style>
@@ -119,17 +122,26 @@ HEAD
 	printf '<h2 id="scaling">SGA scaling</h2>\n<p>%s</p>\n' "$(html_escape "$txt_scaling")"
 	if [ -n "$sweep" ]; then
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$sweep_label")" "$(html_escape "$sweep")"
-		scaling_figs html_fig
-		metric_table html_table "$d/scaling-table.tsv" "$d/scaling-metrics" layout tasks
+		html_fig scaling-sgapte "Tasks against the page tables the SGA added (sga-pte-bytes) per page size and alignment"
+		html_fig scaling-pagetables "Tasks against the system-wide PageTables delta per task, per page size and alignment"
+		html_fig scaling-faults "Tasks against first-touch minor faults per page size and alignment"
+		html_fig scaling-vmpte "Tasks against VmPTE per task (whole process) per page size and alignment"
+		html_fig scaling-time "Tasks against wall time per run (hyperfine) per page size and alignment"
+		html_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "sga-pte-bytes (KiB)" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" "wall-time runs"
 	else
 		echo '<p class="empty">No sweep in this database: run <code>scripts/sweep configs/sga-scaling</code>.</p>'
 	fi
 
 	printf '<h2 id="history">Nightly history</h2>\n<p>%s</p>\n' "$(html_escape "$txt_history")"
-	if [ -s "$d/history-metrics" ]; then
-		while read -r m; do html_fig "history-$m" "Nightly $m per cell, relative to the cell median, change points marked"; done <"$d/history-metrics"
+	if [ -s "$d/history-plots" ]; then
+		history_figs html
+		html_history_left
 		printf '<p>Change points (sgabench history: %s):</p>\n' "$(html_escape "$cp_method")"
-		html_table "$d/history-cp.tsv" metric cell night change p
+		if [ -s "$d/history-cp.tsv" ]; then
+			html_table "$d/history-cp.tsv" machine metric cell night change p
+		else
+			echo '<p class="empty">none found in the metrics plotted</p>'
+		fi
 	else
 		echo '<p class="empty">No nightly runs in this database: <code>scripts/nightly configs/nightly</code> adds one each night.</p>'
 	fi
@@ -138,21 +150,22 @@ HEAD
 	if [ -n "$dsweep" ]; then
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$dsweep_label")" "$(html_escape "$dsweep")"
 		html_fig designs "Tasks against page walks in the TLB model, per preset and shared context"
-		metric_table html_table "$d/designs-table.tsv" "$d/designs-metrics" design tasks
+		[ ! -s "$d/designs-merged.txt" ] ||
+			printf '<p>One line (named by the first and how many more) stands for designs whose page walks are equal at every task count: %s.</p>\n' "$(designs_merged | html_escape)"
+		html_table "$d/designs-table.tsv" design tasks "dtlb-walks" "est-translation-s (estimate)" samples
 	else
 		echo '<p class="empty">No model sweep in this database: run <code>scripts/sweep configs/tlb-designs</code>.</p>'
 	fi
 
 	printf '<h2 id="machines">Machines</h2>\n<p>%s</p>\n' "$(html_escape "$txt_machines")"
-	html_fig machines "The same cells across machine fingerprints"
+	html_fig machines "The same cells across machines"
 	html_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
 
 	printf '<h2 id="verdicts">Verdicts</h2>\n'
-	printf '<h3>The latest comparison at a glance</h3>\n<p>%s. A regression is significant (Mann-Whitney U p &le; 0.01, Benjamini-Hochberg q &le; 0.05) with the ratio of medians beyond max(2 %%, the floor); a ratio marked &ldquo;of q90&rdquo; compares 90th percentiles instead, for a metric that noise only makes worse (compare --one-sided-noise, tested by permutation). MDE: the smallest change the row could have caught (80 %% power); a smaller regression there goes unseen. Settings common to every row: <code>%s</code>.</p>\n' \
-		"$(html_escape "$(cat "$d/glance-title.txt")")" "$(html_escape "$(cat "$d/glance-common.txt")")"
-	html_table "$d/glance.tsv" cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
-	printf '<h3>Every recent verdict</h3>\n<p>The latest comparisons (sgabench compare): ratio of medians candidate/baseline with its bootstrap 95 %% CI, Mann-Whitney p and Benjamini-Hochberg q.</p>\n'
-	html_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
+	printf '<h3>The latest comparison at a glance</h3>\n'
+	glance_body html
+	printf '<h3>Every recent verdict</h3>\n'
+	verdicts_body html
 	printf '<h3>A/A noise floors</h3>\n'
 	html_noise
 
@@ -162,7 +175,7 @@ HEAD
 	cat <<'TAIL'
 <p>Regenerate with <code>report/mkreport --db DATABASE --out DIRECTORY</code>.</p>
 <script>
-/* Mark any plot that did not load, and record the count for the test suite. */
+/* Mark any plot that did not load, and record for the test suite the count, the height and the broken cells. */
 window.addEventListener('load', function () {
 	var imgs = document.images, ok = 0;
 	for (var i = 0; i < imgs.length; i++) {
@@ -176,6 +189,21 @@ window.addEventListener('load', function () {
 		}
 	}
 	document.body.setAttribute('data-images', ok + '/' + imgs.length);
+	/* The page's height, and the table cells of one word broken over lines
+	 * (a p value or a CI wrapped digit by digit). */
+	var cells = document.getElementsByTagName('td'), broken = 0, range = document.createRange();
+	for (var j = 0; j < cells.length; j++) {
+		var t = cells[j].textContent, rects, tops = {}, lines = 0;
+		if (t.length < 2 || /\s/.test(t)) continue;
+		range.selectNodeContents(cells[j]);
+		rects = range.getClientRects();
+		for (var k = 0; k < rects.length; k++) {
+			if (!tops[Math.round(rects[k].top)]) { tops[Math.round(rects[k].top)] = 1; lines++; }
+		}
+		if (lines > 1) broken++;
+	}
+	document.body.setAttribute('data-height', document.documentElement.scrollHeight);
+	document.body.setAttribute('data-broken-cells', broken);
 });
 </script>
 </body>
@@ -195,34 +223,40 @@ write_markdown() {
 	printf '## SGA scaling\n\n%s\n\n' "$txt_scaling"
 	if [ -n "$sweep" ]; then
 		printf 'Sweep: %s.\n\n' "$(md_escape "$sweep_label")"
-		scaling_figs md_fig
-		metric_table md_table "$d/scaling-table.tsv" "$d/scaling-metrics" layout tasks
+		md_fig scaling-sgapte "Tasks against sga-pte-bytes"
+		md_fig scaling-pagetables "Tasks against the PageTables delta per task"
+		md_fig scaling-faults "Tasks against first-touch faults"
+		md_fig scaling-vmpte "Tasks against VmPTE per task"
+		md_fig scaling-time "Tasks against wall time"
+		md_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "sga-pte-bytes (KiB)" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" "wall-time runs"
 	else
 		printf '_No sweep in this database._\n\n'
 	fi
 	printf '## Nightly history\n\n%s\n\n' "$txt_history"
-	if [ -s "$d/history-metrics" ]; then
-		while read -r m; do md_fig "history-$m" "Nightly $m"; done <"$d/history-metrics"
+	if [ -s "$d/history-plots" ]; then
+		history_figs md
+		history_left | md_escape
 		printf 'Change points (sgabench history: %s):\n\n' "$(md_escape "$cp_method")"
-		md_table "$d/history-cp.tsv" metric cell night change p
+		md_table "$d/history-cp.tsv" machine metric cell night change p
 	else
 		printf '_No nightly runs in this database._\n\n'
 	fi
 	printf '## TLB designs (model)\n\n%s\n\n' "$txt_designs"
 	if [ -n "$dsweep" ]; then
 		md_fig designs "Tasks against page walks in the TLB model"
-		metric_table md_table "$d/designs-table.tsv" "$d/designs-metrics" design tasks
+		[ ! -s "$d/designs-merged.txt" ] ||
+			printf 'One line (named by the first and how many more) stands for designs whose page walks are equal at every task count: %s.\n\n' "$(designs_merged | md_escape)"
+		md_table "$d/designs-table.tsv" design tasks "dtlb-walks" "est-translation-s (estimate)" samples
 	else
 		printf '_No model sweep in this database._\n\n'
 	fi
 	printf '## Machines\n\n%s\n\n' "$txt_machines"
-	md_fig machines "The same cells across machine fingerprints"
+	md_fig machines "The same cells across machines"
 	md_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs
-	printf '## Verdicts\n\n### The latest comparison at a glance\n\n%s; common settings: `%s`. Regression: significant and the ratio beyond max(2 %%, floor); a ratio "of q90" compares 90th percentiles (compare --one-sided-noise); MDE: the smallest change each row could have caught.\n\n' \
-		"$(md_escape "$(cat "$d/glance-title.txt")")" "$(cat "$d/glance-common.txt")"
-	md_table "$d/glance.tsv" cell metric verdict "ratio [95 % CI]" "A/A floor" MDE "runs base / cand"
+	printf '## Verdicts\n\n### The latest comparison at a glance\n\n'
+	glance_body md
 	printf '### Every recent verdict\n\n'
-	md_table "$d/verdicts.tsv" time verdict ratio "95 % CI" p q "n base / cand" metric cell reason method
+	verdicts_body md
 	printf '### A/A noise floors\n\n'
 	md_noise
 	printf '## Sweeps and runs\n\n'

@@ -20,3 +20,7 @@ set linetype 5 lc rgb '#555555' lw 2 pt 13 ps 1.2
 set linetype 6 lc rgb '#b22222' lw 2 pt 15 ps 1.2
 set linetype 7 lc rgb '#00868b' lw 2 pt 3 ps 1.2
 set linetype 8 lc rgb '#8b7500' lw 2 pt 1 ps 1.2
+set linetype 9 lc rgb '#e6007e' lw 2 pt 2 ps 1.2
+set linetype 10 lc rgb '#6a5acd' lw 2 pt 4 ps 1.2
+set linetype 11 lc rgb '#9acd32' lw 2 pt 6 ps 1.2
+set linetype 12 lc rgb '#000000' lw 2 pt 8 ps 1.2

@@ -30,7 +30,9 @@ write_summary() {
 	fi
 	v=$(q latest-verdicts)
 	if [ -n "$v" ]; then
-		echo "latest comparison ($(q latest-comparison)): $v"
+		# the machines of the latest comparison, from the glance table
+		on=$(cut -f1 "$d/glance.tsv" | sort -u | awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $0 }')
+		echo "latest comparison ($(q latest-comparison))${on:+ on $on}: $v"
 	else
 		echo "verdicts: none yet (scripts/nightly configs/nightly compares each night with the last 7)"
 	fi

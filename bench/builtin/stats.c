@@ -210,13 +210,15 @@ static int read_groups(FILE *f, struct groups *gs, int pooled, size_t *lineno)
 	return ret;
 }
 
-/* Print v as awk's print does: whole numbers in full, others with %.6g. */
+/* Print v: whole numbers in full, others with 10 significant digits (a
+ * median of two counts, x.5, keeps its digits, so a report rounds it as
+ * sgabench table does). */
 static void print_num(double v)
 {
 	if (v == floor(v) && fabs(v) < 1e15)
 		printf("\t%.0f", v);
 	else
-		printf("\t%.6g", v);
+		printf("\t%.10g", v);
 }
 
 static int stats_median_cmd(struct groups *gs)

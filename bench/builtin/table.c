@@ -20,6 +20,7 @@
 #include "lib/opt.h"
 #include "lib/pool.h"
 #include "native/sharedctx.h"
+#include "stats/stats.h"
 #include "store/store.h"
 #include "machine/sysinfo.h"
 #include "lib/clock.h"
@@ -48,7 +49,7 @@ struct table_cfg {
 	uint64_t jitter;
 	uint64_t startup;
 	uint64_t seed;
-	uint64_t seeds;		/* model: average each cell over seeds seed..seed+seeds-1 */
+	uint64_t seeds;		/* model: each cell the median over seeds seed..seed+seeds-1 */
 	const char *label;
 };
 
@@ -74,7 +75,7 @@ static const struct opt table_opts[] = {
 	  .help = "seed" },
 	{ .name = "seeds", .type = OPT_UINT, .off = O(seeds), .min = 1, .max = 64,
 	  .metavar = "K", .def = "8",
-	  .help = "model: each cell is the mean over seeds N..N+K-1 (every run is stored); 1 for one draw" },
+	  .help = "model: each cell is the median over seeds N..N+K-1 (every run is stored); 1 for one draw" },
 	{ .name = "json", .type = OPT_FLAG, .off = O(json),
 	  .help = "print JSON" },
 	{ .type = OPT_ROWS, .rows = builtin_db_rows, .off = O(db) },
@@ -182,23 +183,28 @@ static double slope_of(const double *normal)
 }
 
 /*
- * Both model columns: each cell is the mean over seeds tc->seed ..
+ * Both model columns: each cell is the median over seeds tc->seed ..
  * tc->seed + tc->seeds - 1 (the issue-order jitter, hence the normal
- * slope, depends on the seed). The runs are simulated on every CPU
- * (lib/pool.h), then stored and summed in one fixed order (seed, row,
- * normal before shared), so the stored order and the sums do not depend
- * on the threads. Fills the lowest and highest per-seed slope.
+ * slope, depends on the seed), the statistic the summary and the report
+ * show for the same runs. The runs are simulated on every CPU
+ * (lib/pool.h), then stored in one fixed order (seed, row, normal before
+ * shared), so the stored order does not depend on the threads. Fills the
+ * lowest and highest per-seed slope.
  */
 static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
 		      double *normal, double *shared, double *slope_min, double *slope_max)
 {
 	unsigned n = (unsigned)tc->seeds * NROWS * 2;
 	struct table_jobs js = { .tc = tc, .si = si, .job = calloc(n, sizeof(*js.job)) };
-	double one[NROWS];
+	double one[NROWS], *vals = calloc(n, sizeof(*vals));	/* [row][shared][seed] */
+	unsigned ns = (unsigned)tc->seeds;
 	int ret;
 
-	if (!js.job)
+	if (!js.job || !vals) {
+		free(js.job);
+		free(vals);
 		return EX_FAIL;
+	}
 	for (unsigned j = 0; j < n; j++) {
 		js.job[j].seed = tc->seed + j / (NROWS * 2);
 		js.job[j].rounds = rows[j / 2 % NROWS];
@@ -211,8 +217,6 @@ static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, stru
 			break;
 		}
 	}
-	for (int i = 0; i < NROWS; i++)
-		normal[i] = shared[i] = 0;
 	for (unsigned j = 0; j < n && !ret; j++) {
 		struct table_job *jb = &js.job[j];
 		uint64_t k = j / (NROWS * 2);
@@ -227,12 +231,9 @@ static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, stru
 				result_event_total(&jb->res, e, &v);
 		if (db)
 			ret = table_store(tc, si, db, jb);
-		if (jb->shared) {
-			shared[i] += v / (double)tc->seeds;
-		} else {
-			normal[i] += v / (double)tc->seeds;
+		vals[((unsigned)i * 2 + (unsigned)jb->shared) * ns + (unsigned)k] = v;
+		if (!jb->shared)
 			one[i] = v;
-		}
 		if (jb->shared && i == NROWS - 1) {
 			v = slope_of(one);
 			if (k == 0 || v < *slope_min)
@@ -241,12 +242,17 @@ static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, stru
 				*slope_max = v;
 		}
 	}
+	for (int i = 0; i < NROWS && !ret; i++) {
+		normal[i] = stats_median(vals + (unsigned)i * 2 * ns, ns);
+		shared[i] = stats_median(vals + ((unsigned)i * 2 + 1) * ns, ns);
+	}
 	for (unsigned j = 0; j < n; j++) {
 		if (js.job[j].plan)
 			model_backend.release(js.job[j].plan);
 		free(js.job[j].res.task);
 	}
 	free(js.job);
+	free(vals);
 	return ret;
 }
 
@@ -409,7 +415,7 @@ static void table_print(const struct table_view *v)
 		       (unsigned long long)(tc->ws >> 20), (unsigned long long)tc->jitter,
 		       (unsigned long long)tc->startup, (unsigned long long)tc->seed);
 		if (tc->seeds > 1)
-			printf("-%llu (each cell the mean of %llu seeds)",
+			printf("-%llu (each cell the median of %llu seeds)",
 			       (unsigned long long)(tc->seed + tc->seeds - 1), (unsigned long long)tc->seeds);
 		printf("\n\n");
 	}

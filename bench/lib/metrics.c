@@ -67,3 +67,20 @@ const char *metric_plot_name(unsigned p)
 	}
 	return NULL;
 }
+
+const char *metric_event_unit(const char *e)
+{
+	if (strcmp(e, "task-clock") == 0 || strcmp(e, "cpu-clock") == 0)
+		return "ns";
+	if (strstr(e, "faults"))
+		return "faults";
+	if (strcmp(e, "context-switches") == 0)
+		return "switches";
+	if (strcmp(e, "cpu-migrations") == 0)
+		return "migrations";
+	if (strstr(e, "cycles"))
+		return "cycles";
+	if (strcmp(e, "instructions") == 0)
+		return "instructions";
+	return "events";
+}

@@ -130,6 +130,13 @@ extern const struct metric_def metric_defs[MET_N];
 /* The metric called name, or -1 when the registry has no such row. */
 int metric_find(const char *name);
 
+/*
+ * The unit of event total e (which perf names, not this registry): ns for
+ * task-clock and cpu-clock, else what it counts (faults, cycles, ...,
+ * "events"). The human output and the KCIDB export both print it.
+ */
+const char *metric_event_unit(const char *e);
+
 /* Whether name is a registry metric where higher is better (0 for any other name, events too). */
 int metric_higher_better(const char *name);
 

@@ -404,3 +404,41 @@ void sysinfo_collect(struct sysinfo *si)
 	collect_pmu(si);
 	sysinfo_fingerprint(si);
 }
+
+/*
+ * Whether this process may create SHM_HUGETLB segments: CAP_IPC_LOCK in
+ * its effective set, or membership of the group vm.hugetlb_shm_group
+ * names (the kernel's can_do_hugetlb_shm()). 1 when it cannot tell.
+ */
+int sysinfo_shm_hugetlb_allowed(void)
+{
+	char line[256];
+	unsigned long long cap = 0;
+	long grp = -1;
+	gid_t gs[256];
+	int n, ok = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "CapEff: %llx", &cap) == 1)
+				ok = (cap >> 14) & 1;	/* CAP_IPC_LOCK */
+		fclose(f);
+	}
+	if (ok == 1)
+		return 1;
+	f = fopen("/proc/sys/vm/hugetlb_shm_group", "r");
+	if (!f || fscanf(f, "%ld", &grp) != 1) {
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	fclose(f);
+	if ((gid_t)grp == getegid())
+		return 1;
+	n = getgroups(256, gs);
+	for (int i = 0; i < n; i++)
+		if (gs[i] == (gid_t)grp)
+			return 1;
+	return ok == -1;
+}

@@ -69,4 +69,11 @@ void sysinfo_print(const struct sysinfo *si, FILE *f);
 /* Read the hugetlb pool for page_size bytes into *p. Returns 0 or -ENOENT. */
 int sysinfo_pool(uint64_t page_size, struct si_pool *p);
 
+/*
+ * Whether this process may create SHM_HUGETLB segments: CAP_IPC_LOCK in
+ * its effective set, or membership of the group vm.hugetlb_shm_group
+ * names (the kernel's can_do_hugetlb_shm()). 1 when it cannot tell.
+ */
+int sysinfo_shm_hugetlb_allowed(void);
+
 #endif

@@ -126,6 +126,13 @@ int sga_check_size(const struct sga_cfg *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* The fix for a user who may not create SHM_HUGETLB segments, after "; ". */
+static void shm_group_fix(char *b, size_t len)
+{
+	snprintf(b, len, "a user needs the group of vm.hugetlb_shm_group: "
+		 "as root: sysctl -w vm.hugetlb_shm_group=%u, or use --backing memfd", (unsigned)getegid());
+}
+
 int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 {
 	uint64_t pb = sga_page_bytes(cfg->page), hp = sga_hugetlb_bytes(cfg->page);
@@ -155,18 +162,25 @@ int sga_preflight(const struct sga_cfg *cfg, char *err, size_t errlen)
 		}
 		if ((uint64_t)(pool.free - pool.resv) < need) {
 			long have = pool.free - pool.resv;
+			char grp[200] = "";
 
+			/* Both fixes at once: the group is the next refusal. */
+			if (cfg->backing == SGA_SHM && !sysinfo_shm_hugetlb_allowed()) {
+				grp[0] = ';';
+				grp[1] = ' ';
+				shm_group_fix(grp + 2, sizeof(grp) - 2);
+			}
 			if (hp == (2ULL << 20))
 				snprintf(err, errlen, "need %llu free 2 MiB hugepages, %ld free; "
-					 "as root: sysctl vm.nr_hugepages=%llu",
+					 "as root: sysctl vm.nr_hugepages=%llu%s",
 					 (unsigned long long)need, have,
-					 (unsigned long long)(pool.total + need - (uint64_t)have));
+					 (unsigned long long)(pool.total + need - (uint64_t)have), grp);
 			else
 				snprintf(err, errlen, "need %llu free %s hugepages, %ld free; as root: echo %llu > "
-					 "/sys/kernel/mm/hugepages/hugepages-%llukB/nr_hugepages",
+					 "/sys/kernel/mm/hugepages/hugepages-%llukB/nr_hugepages%s",
 					 (unsigned long long)need, fmt_size(hp, a, sizeof(a)), have,
 					 (unsigned long long)(pool.total + need - (uint64_t)have),
-					 (unsigned long long)(hp >> 10));
+					 (unsigned long long)(hp >> 10), grp);
 			return -ENOMEM;
 		}
 		if (cfg->backing == SGA_FILE && !cfg->hugetlbfs_dir) {
@@ -207,10 +221,11 @@ static int create_backing(struct sga *s, char *err, size_t errlen)
 
 			e = errno;
 			/* SHM_HUGETLB is for root and the group vm.hugetlb_shm_group names. */
-			if (e == EPERM)
-				snprintf(fix, sizeof(fix), "; a user needs the group of vm.hugetlb_shm_group: "
-					 "as root: sysctl -w vm.hugetlb_shm_group=%u, or use --backing memfd",
-					 (unsigned)getegid());
+			if (e == EPERM) {
+				fix[0] = ';';
+				fix[1] = ' ';
+				shm_group_fix(fix + 2, sizeof(fix) - 2);
+			}
 			else if (e == EINVAL)
 				snprintf(fix, sizeof(fix), "; check kernel.shmmax");
 			snprintf(err, errlen, "shmget of %llu bytes%s: %s%s",

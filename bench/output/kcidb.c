@@ -137,8 +137,7 @@ static void cell_path(char *p, size_t len, const char *cell)
 
 /*
  * The KCIDB unit of value name: a run metric's from the registry
- * (lib/metrics.h); an event total counts events, but task-clock, which
- * perf counts in ns.
+ * (lib/metrics.h), an event total's from metric_event_unit().
  */
 static const char *unit_of(const char *name)
 {
@@ -146,7 +145,7 @@ static const char *unit_of(const char *name)
 
 	if (id >= 0)
 		return metric_defs[id].kcidb_unit;
-	return strcmp(name, "task-clock") == 0 ? "ns" : "events";
+	return metric_event_unit(name);
 }
 
 /* SKIP: the machine cannot count it; MISS: another setting of the harness could have. */

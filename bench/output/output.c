@@ -71,32 +71,53 @@ static int first_missing(const struct run_result *r, unsigned e)
 
 
 
-/* Print run metric m with its unit and meaning (lib/metrics.h). */
-static void human_metric(FILE *f, const struct metric *m)
+/*
+ * A measured window shorter than this is too short to time: the tasks'
+ * start and stop skew and the counters' enabling are a visible part of
+ * it. The nightly's windows last at least 100 ms (--min-window).
+ */
+#define WINDOW_TIMED_S 0.01
+
+/* Print t seconds with a unit that keeps 3 or more digits: s, ms or us. */
+static void fmt_secs(char *b, size_t len, double t)
+{
+	if (t != 0 && fabs(t) < 1e-3)
+		snprintf(b, len, "%.3g us", t * 1e6);
+	else if (t != 0 && fabs(t) < 1)
+		snprintf(b, len, "%.4g ms", t * 1e3);
+	else
+		snprintf(b, len, "%.4f s", t);
+}
+
+/* Print run metric m with its unit and meaning (lib/metrics.h); short_window:
+ * the window was too short to time, so a rate over it is no speed. */
+static void human_metric(FILE *f, const struct metric *m, int short_window)
 {
 	const struct metric_def *d = &metric_defs[m->id];
+	const char *what = d->meaning, *unit = d->kcidb_unit;
 	double x = m->value;
-	char b[32], s[32];
+	char b[48], s[32];
 
 	if (strcmp(d->unit, "B") == 0 && x >= 0 && fmod(x, 1024) == 0)
 		snprintf(b, sizeof(b), "%s", fmt_size((uint64_t)x, s, sizeof(s)));
 	else if (strcmp(d->unit, "B") == 0 && x < 0 && fmod(-x, 1024) == 0)
 		snprintf(b, sizeof(b), "-%s", fmt_size((uint64_t)-x, s, sizeof(s)));
 	else if (strcmp(d->unit, "s") == 0)
-		snprintf(b, sizeof(b), "%.4f s", x);
-	else if (strcmp(d->unit, "1/s") == 0)
-		snprintf(b, sizeof(b), "%.4g", x);
+		fmt_secs(b, sizeof(b), x);
 	else if (x == floor(x) && fabs(x) < 1e15)
-		snprintf(b, sizeof(b), "%.0f", x);
+		snprintf(b, sizeof(b), "%.0f %s", x, unit);
 	else
-		snprintf(b, sizeof(b), "%.6g", x);
-	fprintf(f, "  %-24s %16s   %s\n", d->name, b, d->meaning);
+		snprintf(b, sizeof(b), "%.4g %s", x, unit);
+	if (short_window && m->id == MET_ACCESSES_PER_S)
+		what = "accesses / a window too short to time: not a speed (see below)";
+	fprintf(f, "  %-24s %22s   %s\n", d->name, b, what);
 }
 
 void output_human(FILE *f, const struct run_view *v)
 {
 	const struct run_result *r = v->res;
 	int header = 0;
+	double win = -1;	/* window-s when too short to time, else -1 */
 
 	fprintf(f, "run %s  %s  %s", r->uuid, r->backend, r->status);
 	if (v->run_id)
@@ -114,13 +135,14 @@ void output_human(FILE *f, const struct run_view *v)
 		if (first_missing(r, e) != EV_COUNTED)
 			continue;
 		if (!header) {
-			fprintf(f, "\n  %-24s %16s %14s %14s %14s\n", "event (window)", "total", "task min",
-				"task median", "task max");
+			fprintf(f, "\n  %-24s %-12s %16s %14s %14s %14s\n", "event (window)", "unit", "total",
+				"task min", "task median", "task max");
 			header = 1;
 		}
 		result_event_total(r, e, &total);
 		task_spread(r, e, &mn, &md, &mx);
-		fprintf(f, "  %-24s %16.0f %14.0f %14.0f %14.0f", r->events[e], total, mn, md, mx);
+		fprintf(f, "  %-24s %-12s %16.0f %14.0f %14.0f %14.0f", r->events[e], metric_event_unit(r->events[e]),
+			total, mn, md, mx);
 		if (mux_ratio(r, e) < 0.99)
 			fprintf(f, "  multiplexed: counted %.0f%% of the time, scaled",
 				mux_ratio(r, e) * 100);
@@ -135,10 +157,22 @@ void output_human(FILE *f, const struct run_view *v)
 	if (v->groups && v->groups[0])
 		fprintf(f, "  grouped: %s (each group read as one: its members share enabled and running)\n",
 			v->groups);
-	if (r->nmetrics)
-		fprintf(f, "\n  %-24s %16s   %s\n", "run metric", "value", "meaning");
 	for (unsigned m = 0; m < r->nmetrics; m++)
-		human_metric(f, &r->metric[m]);
+		if (r->metric[m].id == MET_WINDOW_S && r->metric[m].value < WINDOW_TIMED_S)
+			win = r->metric[m].value;
+	if (r->nmetrics)
+		fprintf(f, "\n  %-24s %22s   %s\n", "run metric", "value", "meaning");
+	for (unsigned m = 0; m < r->nmetrics; m++)
+		human_metric(f, &r->metric[m], win >= 0);
+	if (win >= 0) {
+		char b[32];
+
+		fmt_secs(b, sizeof(b), win);
+		fprintf(f, "\n  the measured window lasted %s, too short to time (under %.0f ms):\n"
+			"  accesses-per-s says nothing about speed; for a window that means something\n"
+			"  give --min-window 100ms (as the nightly does) or more --rounds\n",
+			b, WINDOW_TIMED_S * 1e3);
+	}
 }
 
 void output_ev_json(struct json *j, const char *key, const struct ev_value *v)

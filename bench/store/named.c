@@ -22,6 +22,11 @@
 #define LATEST_COMPARISON \
 	"(v.baseline, v.candidate, v.created_at) = (SELECT baseline, candidate, created_at" \
 	" FROM verdict ORDER BY id DESC LIMIT 1)"
+/*
+ * How the report names machine c: its hostname and the start of its
+ * fingerprint, so two machines with one hostname stay apart.
+ */
+#define MACHINE_LABEL(c) "COALESCE(" c ".hostname, '?') || ' ' || substr(" c ".fingerprint, 1, 8)"
 /* The page layout of a run: 4k, thp, or page size and alignment (2m-pud). */
 #define LAYOUT "CASE WHEN r.page_size IN ('4k', 'thp') THEN r.page_size" \
 	" ELSE r.page_size || '-' || COALESCE(r.align, '?') END"
@@ -99,9 +104,9 @@ const struct named_stmt store_named[] = {
 	{ "glance-key", 0, 0, "", "baseline, candidate and time of the newest stored comparison",
 	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1", NULL },
 	{ "glance-rows", 3, 0, "BASELINE CANDIDATE TIME",
-	  "cell, metric, verdict, ratio [CI] (' of q90' when not of medians), floor, MDE, runs of one"
+	  "machine, cell, metric, verdict, ratio [CI] (' of q90' when not of medians), floor, MDE, runs of one"
 	  " stored comparison (schema 2)",
-	  "SELECT v.cell, v.metric, v.verdict,"
+	  "SELECT COALESCE(" MACHINE_LABEL("c") ", '-') AS machine, v.cell, v.metric, v.verdict,"
 	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
 	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END ||"
 	  " CASE WHEN json_valid(v.method) AND json_extract(v.method, '$.quantile') <> 0.5"
@@ -111,9 +116,10 @@ const struct named_stmt store_named[] = {
 	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
 	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END AS mde,"
 	  " v.n_base || ' / ' || v.n_cand AS runs"
-	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " FROM verdict v LEFT JOIN machine c ON c.id = v.machine_id"
+	  " WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id",
-	  "SELECT v.cell, v.metric, v.verdict,"
+	  "SELECT COALESCE(" MACHINE_LABEL("c") ", '-') AS machine, v.cell, v.metric, v.verdict,"
 	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
 	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END ||"
 	  " CASE WHEN (v.method::json->>'quantile')::float8 <> 0.5"
@@ -122,18 +128,20 @@ const struct named_stmt store_named[] = {
 	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
 	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END AS mde,"
 	  " v.n_base || ' / ' || v.n_cand AS runs"
-	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " FROM verdict v LEFT JOIN machine c ON c.id = v.machine_id"
+	  " WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id" },
 	{ "glance-rows-v1", 3, 0, "BASELINE CANDIDATE TIME",
 	  "as glance-rows, for a schema 1 database (no floor or MDE stored)",
-	  "SELECT v.cell, v.metric, v.verdict,"
+	  "SELECT COALESCE(" MACHINE_LABEL("c") ", '-') AS machine, v.cell, v.metric, v.verdict,"
 	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
 	  " CASE WHEN v.ci_lo IS NULL THEN '' ELSE printf(' [%.3f, %.3f]', v.ci_lo, v.ci_hi) END AS ratio,"
 	  " CASE WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END AS floor,"
 	  " CASE WHEN NULL IS NULL AND v.n_base > 0 THEN 'none'"
 	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END AS mde,"
 	  " v.n_base || ' / ' || v.n_cand AS runs"
-	  " FROM verdict v WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
+	  " FROM verdict v LEFT JOIN machine c ON c.id = v.machine_id"
+	  " WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id", NULL },
 	{ "noise-samples", 3, 0, "SWEEP_NAME N SWEEP_UUID",
 	  "cell, metric, value, sweep of every first-arm sample of the last N sweeps called"
@@ -179,18 +187,21 @@ const struct named_stmt store_named[] = {
 	  "SELECT uuid FROM sweep s WHERE EXISTS (SELECT 1 FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid WHERE t.sweep_uuid = s.uuid AND r.backend LIKE ?1)"
 	  " ORDER BY started_at DESC, uuid DESC LIMIT 1", NULL },
-	{ "scaling-points", 1, 0, "SWEEP_UUID",
-	  "layout, tasks, metric, value of every sample of the sweep (wall-s: hyperfine's time)",
+	{ "scaling-points", 2, 0, "SWEEP_UUID METRIC",
+	  "layout, tasks, metric, value of the sweep's samples of METRIC (wall-s: hyperfine's times)",
 	  "SELECT " LAYOUT " AS layout, r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
 	  " JOIN run_metric m ON m.run_id = r.id WHERE t.sweep_uuid = ?1 AND " OK_RUN
-	  " AND m.value IS NOT NULL AND m.name <> 'wall-s'"
+	  " AND m.value IS NOT NULL AND m.name = ?2 AND ?2 <> 'wall-s'"
 	  " UNION ALL SELECT " LAYOUT ", r.tasks, 'wall-s', t.wall_s FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid"
-	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND t.exit_code = 0"
+	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND t.exit_code = 0 AND ?2 = 'wall-s'"
 	  " ORDER BY 1, 3, 2, 4", NULL },
-	{ "nightly-machine", 0, 0, "", "the machine id of the latest nightly run",
+	{ "nightly-machines", 0, 0, "", "the ids of the 8 machines with the latest nightly runs,"
+	  " latest first",
 	  "SELECT machine_id FROM run r WHERE " OK_RUN " AND label GLOB 'nightly-[0-9]*'"
-	  " ORDER BY started_at DESC, id DESC LIMIT 1", NULL },
+	  " GROUP BY machine_id ORDER BY MAX(started_at) DESC, machine_id LIMIT 8", NULL },
+	{ "machine-label", 1, 0, "MACHINE_ID", "how the report names a machine (hostname, fingerprint)",
+	  "SELECT " MACHINE_LABEL("c") " AS machine FROM machine c WHERE c.id = ?1", NULL },
 	{ "nightly-points", 1, 0, "MACHINE_ID",
 	  "cell, short cell, metric, night (YYYYMMDD), value of the machine's 8 latest nightly cells,"
 	  " by metric, short cell, night, cell and value",
@@ -207,13 +218,9 @@ const struct named_stmt store_named[] = {
 	  "SELECT fingerprint FROM machine WHERE id = ?1", NULL },
 	{ "machine-count", 0, 0, "", "how many machine fingerprints the database holds",
 	  "SELECT COUNT(*) AS machines FROM machine", NULL },
-	{ "metric-machines", 0, 0, "", "metric, machines: on how many machines each native metric was measured",
-	  "SELECT m.name, COUNT(DISTINCT r.machine_id) AS machines FROM run r"
-	  " JOIN run_metric m ON m.run_id = r.id WHERE " OK_RUN
-	  " AND r.backend = 'native' AND m.value IS NOT NULL GROUP BY m.name ORDER BY m.name", NULL },
 	{ "fleet-points", 1, 0, "METRIC",
 	  "machine, short cell, value of METRIC for the 6 native cells run on most machines",
-	  "SELECT substr(c.fingerprint, 1, 8) || ' ' || substr(COALESCE(c.cpu_model, '?'), 1, 28) AS machine,"
+	  "SELECT " MACHINE_LABEL("c") " AS machine,"
 	  " 't=' || r.tasks || ' ' || " LAYOUT " || ' r=' || r.rounds AS short_cell, m.value"
 	  " FROM run r JOIN machine c ON c.id = r.machine_id JOIN run_metric m ON m.run_id = r.id"
 	  " AND m.name = ?1 WHERE " OK_RUN " AND r.backend = 'native' AND m.value IS NOT NULL"
@@ -234,11 +241,20 @@ const struct named_stmt store_named[] = {
 	  " CASE is_vm WHEN 1 THEN 'yes' WHEN 0 THEN 'no' ELSE '?' END AS vm, first_seen,"
 	  " (SELECT COUNT(*) FROM run r WHERE r.machine_id = machine.id) AS runs"
 	  " FROM machine ORDER BY id", NULL },
-	{ "verdicts-table", 0, 0, "", "the 60 latest verdicts, formatted",
-	  "SELECT v.created_at, v.verdict, printf('%.4f', v.ratio) AS ratio,"
-	  " printf('[%.4f, %.4f]', v.ci_lo, v.ci_hi) AS ci, printf('%.2g', v.p_value) AS p_value,"
-	  " printf('%.2g', v.q_value) AS q_value, v.n_base || ' / ' || v.n_cand AS runs, v.metric, v.cell,"
-	  " COALESCE(v.reason, '') AS reason, v.method FROM verdict v ORDER BY v.id DESC LIMIT 60", NULL },
+	{ "verdicts-table", 0, 0, "", "the 60 latest verdicts, formatted, newest comparison first:"
+	  " time, baseline, candidate, method, machine, verdict, ratio, CI, p, q, runs, metric, cell,"
+	  " reason",
+	  "SELECT v.created_at, v.baseline, v.candidate, COALESCE(v.method, '') AS method,"
+	  " COALESCE(" MACHINE_LABEL("c") ", '-') AS machine, v.verdict,"
+	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.4f', v.ratio) END AS ratio,"
+	  " CASE WHEN v.ci_lo IS NULL THEN '-' ELSE printf('%.4f-%.4f', v.ci_lo, v.ci_hi) END AS ci,"
+	  " CASE WHEN v.p_value IS NULL THEN '-' ELSE printf('%.2g', v.p_value) END AS p_value,"
+	  " CASE WHEN v.q_value IS NULL THEN '-' ELSE printf('%.2g', v.q_value) END AS q_value,"
+	  " v.n_base || ' / ' || v.n_cand AS runs,"
+	  " v.metric, v.cell, COALESCE(v.reason, '') AS reason"
+	  " FROM verdict v LEFT JOIN machine c ON c.id = v.machine_id"
+	  " WHERE v.id IN (SELECT id FROM verdict ORDER BY id DESC LIMIT 60)"
+	  " ORDER BY v.created_at DESC, v.baseline, v.candidate, v.id", NULL },
 	{ "noise-floors", 0, 0, "", "the latest 2000 noise floors: cell, metric, floor, samples,"
 	  " machine (for report/noise.sh), newest first, then by cell, metric and machine",
 	  "SELECT n.cell, n.metric, n.floor, n.samples, substr(c.fingerprint, 1, 8) AS machine"

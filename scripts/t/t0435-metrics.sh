@@ -80,10 +80,10 @@ test_expect_success "each carries the registry's KCIDB unit" '
 	test_is "$(jq "[.tests[] | select(.number) | select(.id | endswith(\":accesses-per-cpu-s\"))
 		| .number.unit] | unique" -c "$TMPD/k.json")" "[\"accesses/s\"]"
 '
-test_expect_success "an event total is a count of events; task-clock is in ns" '
+test_expect_success "an event total's unit is what it counts (faults); task-clock is in ns" '
 	test_is "$(jq -c "[.tests[] | select(.number) | select(.id | endswith(\":task-clock\")) | .number.unit] | unique" \
 		"$TMPD/k.json")" "[\"ns\"]" &&
 	test_is "$(jq -c "[.tests[] | select(.number) | select(.id | endswith(\":minor-faults\")) | .number.unit] | unique" \
-		"$TMPD/k.json")" "[\"events\"]"
+		"$TMPD/k.json")" "[\"faults\"]"
 '
 test_done

@@ -31,8 +31,8 @@ for tool in sqlite3 gnuplot; do
 done
 db="$TMPD/syn.db"
 db_ensure "$db"
-test_expect_success "schema v2 from bench/store/schema.c" - <<-\EOT
-	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" 3
+test_expect_success "the schema of bench/store/schema.c" - <<-\EOT
+	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" "$("$SGABENCH" db check --db "$db" --json | jq -r .schema_version)"
 EOT
 sqlite3 "$db" <"$FIXTURES/synthetic.sql"
 test_expect_success "synthetic database loaded" - <<-\EOT
@@ -49,8 +49,8 @@ test_expect_success "mkreport prints the path of the page" 'test_is "$(cat "$TMP
 test_expect_success "index.html written" 'test -s "$out/index.html"'
 test_expect_success "summary.md written" 'test -s "$out/summary.md"'
 test_expect_success "summary.txt has five lines" 'test_is "$(wc -l <"$out/summary.txt")" 5'
-# Every metric the registry has the scaling section plot is in the synthetic sweep.
-for p in cover $("$SGABENCH" metrics --names --where plot=scaling | sed 's/^/scaling-/') history-accesses-per-s machines; do
+for p in cover scaling-sgapte scaling-pagetables scaling-faults scaling-time scaling-vmpte \
+	history-1-accesses-per-cpu-s-best history-2-first-touch-faults machines; do
 	test_expect_success "$p.svg is a non-empty SVG" - <<-\EOT
 		sh -c "test -s '$out/$p.svg' && grep -q '<svg' '$out/$p.svg' && grep -q '<path' '$out/$p.svg'"
 	EOT
@@ -94,15 +94,68 @@ EOT
 test_expect_success "summary line 3 names the page-table memory at 8 tasks" - <<-\EOT
 	sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
 EOT
-test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked" - <<-\EOT
-	grep -q '^accesses-per-s	t=8 2m-pud r=20	20261117	-10.1 %' "$out/data/history-cp.tsv"
+test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked, on its machine" - <<-\EOT
+	awk -F'	' '$2 == "accesses-per-cpu-s-best" && $3 == "t=8 2m-pud r=20" && $4 == "20261117" &&
+		$5 == "-10.1 %" && $1 ~ /^host-a.* 01234567$/ { f = 1 } END { exit !f }' "$out/data/history-cp.tsv"
 EOT
 test_expect_success "and only that one" 'test_is "$(wc -l <"$out/data/history-cp.tsv")" 1'
 test_expect_success "the page lists it" - <<-\EOT
-	grep -q '<td>20261117</td><td>-10.1 %</td>' "$out/index.html"
+	grep -q '01234567</td><td>accesses-per-cpu-s-best</td><td>t=8 2m-pud r=20</td><td>20261117</td><td>-10.1 %</td>' "$out/index.html"
+EOT
+# History: one plot per machine and metric, the latest nightly machine
+# (host-a, an hour after host-b each night) first, the verdict metrics
+# before the others; the load-noise accesses-per-s is named, not plotted.
+test_expect_success "history: per machine, latest first, verdict metrics first" - <<-\EOT
+	test_is "$(cut -f1-3 "$out/data/history-plots" | tr '\t\n' ' |')" \
+		"1 accesses-per-cpu-s-best verdict|1 first-touch-faults verdict|2 accesses-per-cpu-s-best verdict|2 first-touch-faults verdict|"
+EOT
+test_expect_success "history: each plot's title names its machine and what the metric is" - <<-\EOT
+	grep -q 'host-b fedcba98: accesses-per-cpu-s-best (verdict metric)' "$out/history-2-accesses-per-cpu-s-best.svg" &&
+	grep -q 'host-ascriptalert(h)/script 01234567: first-touch-faults' "$out/history-1-first-touch-faults.svg" &&
+	grep -q '<h3>Machine host-b fedcba98</h3>' "$out/index.html"
+EOT
+test_expect_success "history: load noise is named, not plotted" - <<-\EOT
+	! ls "$out"/history-*accesses-per-s.svg 2>/dev/null &&
+	grep -q 'Not plotted, because they move with the load of the machine rather than with sgabench (README): accesses-per-s on host-a.* 01234567; accesses-per-s on host-b fedcba98.' "$out/index.html"
+EOT
+test_expect_success "history: ten nights give 3 to 8 x tics, all within the nights" - <<-\EOT
+	grep -o '>[0-9][0-9]-[0-9][0-9]<' "$out/history-1-first-touch-faults.svg" | tr -d '<>' >"$TMPD/tics" &&
+	n=$(wc -l <"$TMPD/tics") && test "$n" -ge 3 && test "$n" -le 8 &&
+	awk '$0 < "11-10" || $0 > "11-19" { exit 1 }' "$TMPD/tics"
+EOT
+# One night alone: the x axis spans a day either side (not gnuplot's guess
+# for an empty range, whose daily tics smeared into a black bar).
+db1="$TMPD/one.db"
+cp "$db" "$db1"
+sqlite3 "$db1" "DELETE FROM metric WHERE run_id IN (SELECT id FROM run WHERE label GLOB 'nightly-*' AND label <> 'nightly-20261119');
+	DELETE FROM run WHERE label GLOB 'nightly-*' AND label <> 'nightly-20261119'"
+test_expect_success "history of one night: a tic or three, the night's among them" - <<-\EOT
+	"$top/report/mkreport" --db "$db1" --out "$TMPD/one" >/dev/null &&
+	grep -o '>[0-9][0-9]-[0-9][0-9]<' "$TMPD/one/history-1-first-touch-faults.svg" | tr -d '<>' >"$TMPD/tics1" &&
+	n=$(wc -l <"$TMPD/tics1") && test "$n" -ge 1 && test "$n" -le 3 &&
+	grep -qx '11-19' "$TMPD/tics1" &&
+	grep -q '1 night(s)' "$TMPD/one/history-1-first-touch-faults.svg"
+EOT
+# SGA scaling: sga-pte-bytes shows the saving; each plot says n when small.
+test_expect_success "scaling: sga-pte-bytes in the table (4k, 8 tasks: 2048 KiB; 2m: 32 KiB)" - <<-\EOT
+	grep -q '^4k	8	262144	2048.0	' "$out/data/scaling-table.tsv" &&
+	grep -q '^2m-pud	8	71	32.0	' "$out/data/scaling-table.tsv"
+EOT
+test_expect_success "scaling: every plot says how many runs stand behind a point (3)" - <<-\EOT
+	for p in sgapte pagetables faults vmpte time; do
+		grep -q 'only 3 run(s) per point' "$out/scaling-$p.svg" || return 1
+	done
+EOT
+test_expect_success "scaling: PageTables per task separates the layouts at 8 tasks" - <<-\EOT
+	test_is "$(awk -F'	' '$1 == "8" { print $2 }' "$out/data/scaling-pagetables.dat" | tr '\n' ' ')" "12288 8704 270336 "
+EOT
+# The machines: a metric the load does not move, machines told apart.
+test_expect_success "machines: not load noise, each machine named by host and fingerprint" - <<-\EOT
+	grep -q 'accesses-per-cpu-s-best: the same cells on 2 of 2 machine' "$out/machines.svg" &&
+	grep -q 'host-b fedcba98' "$out/machines.svg" && grep -q '01234567' "$out/machines.svg"
 EOT
 test_expect_success "the latest verdicts are summarised" - <<-\EOT
-	sh -c "sed -n 5p '$out/summary.txt' | grep -q '1 no-change, 1 regression'"
+	sh -c "sed -n 5p '$out/summary.txt' | grep -q ' on host-a<script>alert(\"h\")</script> 01234567: 1 no-change, 1 regression'"
 EOT
 # The A/A noise floors: one row per cell, a column per metric, only the
 # axes that vary (the fixture's sweep varies tasks and page).
@@ -141,4 +194,21 @@ test_expect_success "it says there is no sweep" - <<-\EOT
 	grep -q 'No sweep in this database' "$TMPD/empty/index.html"
 EOT
 test_expect_success "the published cover-letter points are still plotted" 'test -s "$TMPD/empty/cover.svg"'
+test_expect_success "no empty sentence where there is no comparison" - <<-\EOT
+	grep -q 'No comparison stored yet' "$TMPD/empty/index.html" &&
+	! grep -q -e '<p>\. ' -e 'Settings common to every row: <code></code>' -e 'compared \.' "$TMPD/empty/index.html"
+EOT
+# The system-wide PageTables delta can shrink while the tasks run: negative
+# medians are drawn, on a linear axis, not left out of a log one.
+dbn="$TMPD/neg.db"
+cp "$db" "$dbn"
+sqlite3 "$dbn" "UPDATE metric SET value = -value WHERE name = 'pagetables-delta-bytes'
+	AND run_id IN (SELECT id FROM run WHERE uuid GLOB 'scal-2m-pud-*')"
+test_expect_success "negative PageTables medians are drawn, below a zero line" - <<-\EOT
+	"$top/report/mkreport" --db "$dbn" --out "$TMPD/neg" >/dev/null &&
+	awk -F'	' '/^"2m-pud"/ { b = 1; next } /^"/ { b = 0 } b && $1 == 8 { print $2 }' "$TMPD/neg/data/scaling-pagetables.dat" >"$TMPD/negv" &&
+	test_is "$(cat "$TMPD/negv")" -8704 &&
+	grep -q '>-[0-9][0-9]*<' "$TMPD/neg/scaling-pagetables.svg" &&
+	grep -q '<td>2m-pud</td><td>8</td><td>71</td><td>32.0</td><td>-68.0</td>' "$TMPD/neg/index.html"
+EOT
 test_done
