@@ -8,6 +8,8 @@
 #   make kernel-check  apply, build and boot-test the sparc64 kernel series
 #   make lab        boot QEMU guests (arm64 with a PMU, x86-64 with NUMA and
 #                   SMT) on Debian's 6.1 kernels and run the lab suite in each
+#   make doc       the man pages (Documentation/, Asciidoctor)
+#   make install   PREFIX (/usr/local) and DESTDIR, as git's Makefile
 #   make CROSS=aarch64-linux-gnu-   a static build for that triplet, from
 #                   Debian's multiarch -dev packages, in build/<triplet>/sgabench
 
@@ -159,6 +161,8 @@ shellcheck:
 
 clean:
 	rm -rf $(B) $(SGABENCH)
+
+include Documentation/doc.mk
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_SRC:bench/tests/%.c=$(B)/obj/bench/tests/%.d) \
          $(MICRO_SRC:bench/micro/%.c=$(B)/obj/bench/micro/%.d)
