@@ -74,4 +74,20 @@ test_expect_success ASCIIDOCTOR 'help2adoc escapes markup: the text reads as --h
 	grep -q -- "--a-b \*X\*" "$TMPD/x.txt" &&
 	grep -q "a_b <= c \[1\]" "$TMPD/x.txt"
 '
+test_expect_success ASCIIDOCTOR,MAN 'help CMD opens the page built beside the binary' '
+	"$SGABENCH" help compare >"$TMPD/out" 2>&1 &&
+	grep -q "^NAME" "$TMPD/out" && grep -q "sgabench-compare - " "$TMPD/out" &&
+	"$SGABENCH" help config >"$TMPD/out" 2>&1 && grep -q "SGABENCH-CONFIG(5)" "$TMPD/out"
+'
+
+test_expect_success 'help CMD without man prints the --help' '
+	mkdir -p "$TMPD/noman" &&
+	PATH="$TMPD/noman" "$SGABENCH" help sysinfo >"$TMPD/out" 2>&1 &&
+	grep -q "^usage: sgabench sysinfo" "$TMPD/out"
+'
+
+test_expect_success 'help of no command or topic is a usage error' '
+	run_sga help no-such-thing &&
+	test_is "$rc" 2 && grep -q "no command or topic" "$TMPD/err"
+'
 test_done
