@@ -68,7 +68,7 @@ MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
-.PHONY: all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
+.PHONY: install install-bin install-doc install-completion all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
 # Keep the test and micro-benchmark objects (make would delete them as
 # intermediates, print a long rm line, and build them again next time).
 .SECONDARY:
@@ -163,6 +163,59 @@ clean:
 	rm -rf $(B) $(SGABENCH)
 
 include Documentation/doc.mk
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary; sweep and nightly
+# on PATH as sgabench-sweep and sgabench-nightly (wrappers that find the
+# scripts under libexec/sgabench relative to themselves); the configs and
+# the report tooling under share/sgabench; the man pages (NO_DOC=1 leaves
+# them out: they need asciidoctor); bash completion generated from the
+# option tables; the systemd units, not enabled.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+bindir      ?= $(prefix)/bin
+libexecdir  ?= $(prefix)/libexec
+datadir     ?= $(prefix)/share
+mandir      ?= $(datadir)/man
+bashcompdir ?= $(datadir)/bash-completion/completions
+unitdir     ?= $(prefix)/lib/systemd/system
+INSTALL     ?= install
+sga_libexec := $(libexecdir)/sgabench
+sga_share   := $(datadir)/sgabench
+# relpath FROM TO: the path of TO relative to directory FROM (both absolute).
+relpath = $$(realpath -m --relative-to='$(1)' '$(2)')
+
+install: install-bin install-completion $(if $(NO_DOC),,install-doc)
+
+install-bin: $(SGABENCH)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(sga_libexec)/scripts' \
+		'$(DESTDIR)$(sga_share)/configs' '$(DESTDIR)$(sga_share)/report'
+	$(INSTALL) -m 755 $(SGABENCH) '$(DESTDIR)$(bindir)/sgabench'
+	$(INSTALL) -m 755 scripts/sweep scripts/nightly scripts/hugepages '$(DESTDIR)$(sga_libexec)/scripts'
+	$(INSTALL) -m 644 scripts/lib.sh '$(DESTDIR)$(sga_libexec)/scripts'
+	$(INSTALL) -m 644 scripts/configs/* '$(DESTDIR)$(sga_share)/configs'
+	$(INSTALL) -m 755 report/mkreport '$(DESTDIR)$(sga_share)/report'
+	$(INSTALL) -m 644 $(filter-out report/mkreport,$(wildcard report/*)) '$(DESTDIR)$(sga_share)/report'
+	ln -sfn $(call relpath,$(sga_libexec)/scripts,$(sga_share)/configs) '$(DESTDIR)$(sga_libexec)/scripts/configs'
+	ln -sfn $(call relpath,$(sga_libexec),$(sga_share)/report) '$(DESTDIR)$(sga_libexec)/report'
+	for s in sweep nightly; do \
+		sed -e "s|@NAME@|$$s|g" -e "s|@LIBEXEC@|$(call relpath,$(bindir),$(sga_libexec))|g" \
+			scripts/install/wrapper.in >'$(DESTDIR)$(bindir)/sgabench-'$$s && \
+		chmod 755 '$(DESTDIR)$(bindir)/sgabench-'$$s || exit 1; \
+	done
+
+install-doc: doc
+	for s in 1 5 7; do \
+		$(INSTALL) -d -m 755 '$(DESTDIR)$(mandir)/man'$$s && \
+		$(INSTALL) -m 644 $(DOC_MAN)/*.$$s '$(DESTDIR)$(mandir)/man'$$s || exit 1; \
+	done
+
+$(B)/sgabench.bash: $(SGABENCH) scripts/install/completion scripts/sweep scripts/nightly
+	$(Q)sh scripts/install/completion $(SGABENCH) '$(sga_share)/configs' >$@.tmp && mv $@.tmp $@
+
+install-completion: $(B)/sgabench.bash
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(bashcompdir)'
+	$(INSTALL) -m 644 $(B)/sgabench.bash '$(DESTDIR)$(bashcompdir)/sgabench'
+	for s in sweep nightly; do ln -sfn sgabench '$(DESTDIR)$(bashcompdir)/sgabench-'$$s || exit 1; done
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_SRC:bench/tests/%.c=$(B)/obj/bench/tests/%.d) \
          $(MICRO_SRC:bench/micro/%.c=$(B)/obj/bench/micro/%.d)
