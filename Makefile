@@ -68,7 +68,7 @@ MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
-.PHONY: install install-bin install-doc install-completion all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
+.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
 # Keep the test and micro-benchmark objects (make would delete them as
 # intermediates, print a long rm line, and build them again next time).
 .SECONDARY:
@@ -178,13 +178,18 @@ datadir     ?= $(prefix)/share
 mandir      ?= $(datadir)/man
 bashcompdir ?= $(datadir)/bash-completion/completions
 unitdir     ?= $(prefix)/lib/systemd/system
+ifeq ($(prefix),/usr)
+sysconfdir  ?= /etc
+else
+sysconfdir  ?= $(prefix)/etc
+endif
 INSTALL     ?= install
 sga_libexec := $(libexecdir)/sgabench
 sga_share   := $(datadir)/sgabench
 # relpath FROM TO: the path of TO relative to directory FROM (both absolute).
 relpath = $$(realpath -m --relative-to='$(1)' '$(2)')
 
-install: install-bin install-completion $(if $(NO_DOC),,install-doc)
+install: install-bin install-completion install-systemd $(if $(NO_DOC),,install-doc)
 
 install-bin: $(SGABENCH)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(sga_libexec)/scripts' \
@@ -208,6 +213,16 @@ install-doc: doc
 		$(INSTALL) -d -m 755 '$(DESTDIR)$(mandir)/man'$$s && \
 		$(INSTALL) -m 644 $(DOC_MAN)/*.$$s '$(DESTDIR)$(mandir)/man'$$s || exit 1; \
 	done
+
+# The nightly's units, with this install's paths; installed, never enabled.
+SYSTEMD_SUBST = sed -e 's|@bindir@|$(bindir)|g' -e 's|@sysconfdir@|$(sysconfdir)|g' -e 's|@datadir@|$(datadir)|g'
+install-systemd:
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(unitdir)' '$(DESTDIR)$(sysconfdir)/default'
+	$(SYSTEMD_SUBST) scripts/systemd/sgabench-nightly.service.in >'$(DESTDIR)$(unitdir)/sgabench-nightly.service'
+	$(INSTALL) -m 644 scripts/systemd/sgabench-nightly.timer '$(DESTDIR)$(unitdir)'
+	chmod 644 '$(DESTDIR)$(unitdir)/sgabench-nightly.service'
+	$(SYSTEMD_SUBST) scripts/systemd/default.in >'$(DESTDIR)$(sysconfdir)/default/sgabench'
+	chmod 644 '$(DESTDIR)$(sysconfdir)/default/sgabench'
 
 $(B)/sgabench.bash: $(SGABENCH) scripts/install/completion scripts/sweep scripts/nightly
 	$(Q)sh scripts/install/completion $(SGABENCH) '$(sga_share)/configs' >$@.tmp && mv $@.tmp $@
