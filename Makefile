@@ -124,10 +124,12 @@ check:
 # The slow, statistical nightly-detection test (t0630): real sweeps, -O0
 # and a slowed touch loop against the nightly rule, judged on this
 # machine's noise; minutes. make check skips it (it is not deterministic).
+# And the Debian package build (t0960): minutes of dpkg-buildpackage.
 check-slow:
 	$(Q)sh scripts/deps check
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all
 	$(Q)SGABENCH_TEST_EXPENSIVE=1 sh scripts/t/run-tests t0630
+	$(Q)SGABENCH_TEST_EXPENSIVE=1 sh scripts/t/run-tests t0960
 
 test: all
 	$(Q)sh scripts/t/run-tests

@@ -51,7 +51,8 @@ static const struct command *find_command(const char *name)
 /*
  * Find page (e.g. "sgabench-run") beside this binary: in build/doc/man of
  * the checkout it was built in (make doc), or in share/man of the prefix
- * it is installed in. Writes the path to buf; returns 0 or -1.
+ * it is installed in (gzipped or not). Writes the path to buf; returns 0
+ * or -1.
  */
 static int local_page(const char *page, char *buf, size_t len)
 {
@@ -73,6 +74,10 @@ static int local_page(const char *page, char *buf, size_t len)
 		if (stat(buf, &st) == 0)
 			return 0;
 		snprintf(buf, len, "%s../share/man/man%c/%s.%c", exe, *s, page, *s);
+		if (stat(buf, &st) == 0)
+			return 0;
+		/* as a package installs them */
+		snprintf(buf, len, "%s../share/man/man%c/%s.%c.gz", exe, *s, page, *s);
 		if (stat(buf, &st) == 0)
 			return 0;
 	}
