@@ -22,7 +22,7 @@ static const struct command commands[] = {
 	{ "compare",   cmd_compare,   "baseline vs candidate: Mann-Whitney U, bootstrap CI, BH" },
 	{ "history",   cmd_history,   "change points of one metric over time" },
 	{ "db",        cmd_db,        "database: merge, check, init, schema, query, exec" },
-	{ "export",    cmd_export,    "stored runs in another format: kcidb" },
+	{ "export",    cmd_export,    "stored runs in another format: kcidb, openmetrics" },
 	{ "metrics",   cmd_metrics,   "the run metrics: unit, which way is better, noise, meaning" },
 	{ "stats",     cmd_stats,     "medians and A/A noise floors of KEY<TAB>VALUE lines (for the harness)" },
 	{ "sysinfo",   cmd_sysinfo,   "what this machine is (TLB geometry, pools, PMU, fingerprint)" },
