@@ -19,7 +19,7 @@ DOC_STAMP   := $(B)/doc/stamp
 doc: $(DOC_STAMP)
 
 # One Asciidoctor run for every page: it starts slowly, converts quickly.
-$(DOC_STAMP): $(SGABENCH) $(DOC_SRC) Documentation/gen-parts Documentation/help2adoc \
+$(DOC_STAMP): Documentation/doc.mk $(SGABENCH) $(DOC_SRC) Documentation/gen-parts Documentation/help2adoc \
               Documentation/exit-status.adoc Documentation/env-db.adoc \
               Documentation/sgabench-metrics.7.head Documentation/sgabench-metrics.7.tail \
               scripts/sweep scripts/nightly scripts/lib.sh
@@ -29,6 +29,6 @@ $(DOC_STAMP): $(SGABENCH) $(DOC_SRC) Documentation/gen-parts Documentation/help2
 	@rm -rf $(DOC_MAN) && mkdir -p $(DOC_MAN)
 	@echo '  DOC $(DOC_MAN)'
 	$(Q)$(ASCIIDOCTOR) -b manpage -D $(DOC_MAN) -a gen=$(abspath $(DOC_GEN)) \
-		-a manmanual='sgabench Manual' -a mansource='sgabench $(VERSION)' \
+		-a manmanual='sgabench Manual' -a mansource='sgabench $(VERSION)' -a reproducible \
 		--failure-level WARN $(DOC_SRC) $$(find $(DOC_GEN)/pages -name "*.adoc")
 	@touch $@
