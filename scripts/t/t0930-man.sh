@@ -54,6 +54,17 @@ test_expect_success ASCIIDOCTOR,MAN 'every page lists every option its command h
 	page_has sgabench-nightly.1 sh scripts/nightly
 '
 
+test_expect_success ASCIIDOCTOR,MAN 'sgabench-metrics(7) lists every metric of the registry' '
+	"$SGABENCH" metrics --names >"$TMPD/names" &&
+	test -s "$TMPD/names" &&
+	MANWIDTH=200 man -l "$man_dir/sgabench-metrics.7" >"$TMPD/page" 2>/dev/null &&
+	missing="" &&
+	for m in $(cat "$TMPD/names"); do
+		grep -q "^ *$m\$" "$TMPD/page" || missing="$missing $m"
+	done &&
+	test_is "$missing" ""
+'
+
 test_expect_success ASCIIDOCTOR,MAN 'the config page lists every default config_load sets' '
 	missing="" &&
 	MANWIDTH=200 man -l "$man_dir/sgabench-config.5" >"$TMPD/page" 2>/dev/null &&
