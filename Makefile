@@ -8,6 +8,8 @@
 #   make kernel-check  apply, build and boot-test the sparc64 kernel series
 #   make lab        boot QEMU guests (arm64 with a PMU, x86-64 with NUMA and
 #                   SMT) on Debian's 6.1 kernels and run the lab suite in each
+#   make doc       the man pages (Documentation/, Asciidoctor)
+#   make install   PREFIX (/usr/local) and DESTDIR, as git's Makefile
 #   make CROSS=aarch64-linux-gnu-   a static build for that triplet, from
 #                   Debian's multiarch -dev packages, in build/<triplet>/sgabench
 
@@ -71,7 +73,7 @@ MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
-.PHONY: all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
+.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
 # Keep the test and micro-benchmark objects (make would delete them as
 # intermediates, print a long rm line, and build them again next time).
 .SECONDARY:
@@ -127,10 +129,12 @@ check:
 # The slow, statistical nightly-detection test (t0630): real sweeps, -O0
 # and a slowed touch loop against the nightly rule, judged on this
 # machine's noise; minutes. make check skips it (it is not deterministic).
+# And the Debian package build (t0960): minutes of dpkg-buildpackage.
 check-slow:
 	$(Q)sh scripts/deps check
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all
 	$(Q)SGABENCH_TEST_EXPENSIVE=1 sh scripts/t/run-tests t0630
+	$(Q)SGABENCH_TEST_EXPENSIVE=1 sh scripts/t/run-tests t0960
 
 test: all
 	$(Q)sh scripts/t/run-tests
@@ -164,6 +168,77 @@ shellcheck:
 
 clean:
 	rm -rf $(B) $(SGABENCH)
+
+# (-include: a copy of the tree without Documentation/ still builds.)
+-include Documentation/doc.mk
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary; sweep and nightly
+# on PATH as sgabench-sweep and sgabench-nightly (wrappers that find the
+# scripts under libexec/sgabench relative to themselves); the configs and
+# the report tooling under share/sgabench; the man pages (NO_DOC=1 leaves
+# them out: they need asciidoctor); bash completion generated from the
+# option tables; the systemd units, not enabled.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+bindir      ?= $(prefix)/bin
+libexecdir  ?= $(prefix)/libexec
+datadir     ?= $(prefix)/share
+mandir      ?= $(datadir)/man
+bashcompdir ?= $(datadir)/bash-completion/completions
+unitdir     ?= $(prefix)/lib/systemd/system
+ifeq ($(prefix),/usr)
+sysconfdir  ?= /etc
+else
+sysconfdir  ?= $(prefix)/etc
+endif
+INSTALL     ?= install
+sga_libexec := $(libexecdir)/sgabench
+sga_share   := $(datadir)/sgabench
+# relpath FROM TO: the path of TO relative to directory FROM (both absolute).
+relpath = $$(realpath -m --relative-to='$(1)' '$(2)')
+
+install: install-bin install-completion install-systemd $(if $(NO_DOC),,install-doc)
+
+install-bin: $(SGABENCH)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(sga_libexec)/scripts' \
+		'$(DESTDIR)$(sga_share)/configs' '$(DESTDIR)$(sga_share)/report'
+	$(INSTALL) -m 755 $(SGABENCH) '$(DESTDIR)$(bindir)/sgabench'
+	$(INSTALL) -m 755 scripts/sweep scripts/nightly scripts/hugepages '$(DESTDIR)$(sga_libexec)/scripts'
+	$(INSTALL) -m 644 scripts/lib.sh '$(DESTDIR)$(sga_libexec)/scripts'
+	$(INSTALL) -m 644 scripts/configs/* '$(DESTDIR)$(sga_share)/configs'
+	$(INSTALL) -m 755 report/mkreport '$(DESTDIR)$(sga_share)/report'
+	$(INSTALL) -m 644 $(filter-out report/mkreport,$(wildcard report/*)) '$(DESTDIR)$(sga_share)/report'
+	ln -sfn $(call relpath,$(sga_libexec)/scripts,$(sga_share)/configs) '$(DESTDIR)$(sga_libexec)/scripts/configs'
+	ln -sfn $(call relpath,$(sga_libexec),$(sga_share)/report) '$(DESTDIR)$(sga_libexec)/report'
+	for s in sweep nightly; do \
+		sed -e "s|@NAME@|$$s|g" -e "s|@LIBEXEC@|$(call relpath,$(bindir),$(sga_libexec))|g" \
+			scripts/install/wrapper.in >'$(DESTDIR)$(bindir)/sgabench-'$$s && \
+		chmod 755 '$(DESTDIR)$(bindir)/sgabench-'$$s || exit 1; \
+	done
+
+install-doc: doc
+	for s in 1 5 7; do \
+		$(INSTALL) -d -m 755 '$(DESTDIR)$(mandir)/man'$$s && \
+		$(INSTALL) -m 644 $(DOC_MAN)/*.$$s '$(DESTDIR)$(mandir)/man'$$s || exit 1; \
+	done
+
+# The nightly's units, with this install's paths; installed, never enabled.
+SYSTEMD_SUBST = sed -e 's|@bindir@|$(bindir)|g' -e 's|@sysconfdir@|$(sysconfdir)|g' -e 's|@datadir@|$(datadir)|g'
+install-systemd:
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(unitdir)' '$(DESTDIR)$(sysconfdir)/default'
+	$(SYSTEMD_SUBST) scripts/systemd/sgabench-nightly.service.in >'$(DESTDIR)$(unitdir)/sgabench-nightly.service'
+	$(INSTALL) -m 644 scripts/systemd/sgabench-nightly.timer '$(DESTDIR)$(unitdir)'
+	chmod 644 '$(DESTDIR)$(unitdir)/sgabench-nightly.service'
+	$(SYSTEMD_SUBST) scripts/systemd/default.in >'$(DESTDIR)$(sysconfdir)/default/sgabench'
+	chmod 644 '$(DESTDIR)$(sysconfdir)/default/sgabench'
+
+$(B)/sgabench.bash: $(SGABENCH) scripts/install/completion scripts/sweep scripts/nightly
+	$(Q)sh scripts/install/completion $(SGABENCH) '$(sga_share)/configs' >$@.tmp && mv $@.tmp $@
+
+install-completion: $(B)/sgabench.bash
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(bashcompdir)'
+	$(INSTALL) -m 644 $(B)/sgabench.bash '$(DESTDIR)$(bashcompdir)/sgabench'
+	for s in sweep nightly; do ln -sfn sgabench '$(DESTDIR)$(bashcompdir)/sgabench-'$$s || exit 1; done
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_SRC:bench/tests/%.c=$(B)/obj/bench/tests/%.d) \
          $(MICRO_SRC:bench/micro/%.c=$(B)/obj/bench/micro/%.d)

@@ -1,6 +1,9 @@
 /* main.c - sgabench: dispatch to a subcommand from one table (perf/git style). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "builtin/builtin.h"
 #include "lib/log.h"
 
@@ -19,7 +22,7 @@ static const struct command commands[] = {
 	{ "compare",   cmd_compare,   "baseline vs candidate: Mann-Whitney U, bootstrap CI, BH" },
 	{ "history",   cmd_history,   "change points of one metric over time" },
 	{ "db",        cmd_db,        "database: merge, check, init, schema, query, exec" },
-	{ "export",    cmd_export,    "stored runs in another format: kcidb" },
+	{ "export",    cmd_export,    "stored runs in another format: kcidb, openmetrics" },
 	{ "metrics",   cmd_metrics,   "the run metrics: unit, which way is better, noise, meaning" },
 	{ "stats",     cmd_stats,     "medians and A/A noise floors of KEY<TAB>VALUE lines (for the harness)" },
 	{ "sysinfo",   cmd_sysinfo,   "what this machine is (TLB geometry, pools, PMU, fingerprint)" },
@@ -32,8 +35,87 @@ static void usage(FILE *f)
 	fprintf(f, "usage: sgabench [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->help);
-	fprintf(f, "\n'sgabench COMMAND --help' shows a command's options.\n"
+	fprintf(f, "\n'sgabench COMMAND --help' shows a command's options, 'sgabench help COMMAND'"
+		" its manual.\n"
 		"exit status: 0 ok, 1 failure or regression, 2 usage error, 3 resource missing\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (strcmp(name, c->name) == 0)
+			return c;
+	return NULL;
+}
+
+/*
+ * Find page (e.g. "sgabench-run") beside this binary: in build/doc/man of
+ * the checkout it was built in (make doc), or in share/man of the prefix
+ * it is installed in (gzipped or not). Writes the path to buf; returns 0
+ * or -1.
+ */
+static int local_page(const char *page, char *buf, size_t len)
+{
+	static const char sections[] = "157";
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct stat st;
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	slash[1] = '\0';
+	for (const char *s = sections; *s; s++) {
+		snprintf(buf, len, "%s../build/doc/man/%s.%c", exe, page, *s);
+		if (stat(buf, &st) == 0)
+			return 0;
+		snprintf(buf, len, "%s../share/man/man%c/%s.%c", exe, *s, page, *s);
+		if (stat(buf, &st) == 0)
+			return 0;
+		/* as a package installs them */
+		snprintf(buf, len, "%s../share/man/man%c/%s.%c.gz", exe, *s, page, *s);
+		if (stat(buf, &st) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * sgabench help NAME: the manual page sgabench-NAME (a command's, or a
+ * topic's: config, metrics, model, ...) through man(1) when man is
+ * installed and finds it (beside this binary or on its MANPATH); else a
+ * command's --help. Returns an exit status; does not return when man runs.
+ */
+static int help(const char *name)
+{
+	const struct command *c = find_command(name);
+	char page[64], path[4200], cmd[160];
+	int has_man = system("command -v man >/dev/null 2>&1") == 0;
+
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyz-") != strlen(name) || strlen(name) > 40) {
+		error("help: no command or topic '%s'", name);
+		return EX_USAGE;
+	}
+	snprintf(page, sizeof(page), "sgabench-%s", name);
+	if (has_man && local_page(page, path, sizeof(path)) == 0) {
+		execlp("man", "man", "-l", path, (char *)NULL);
+	} else if (has_man) {
+		snprintf(cmd, sizeof(cmd), "man -w %s >/dev/null 2>&1", page);
+		if (system(cmd) == 0)
+			execlp("man", "man", page, (char *)NULL);
+	}
+	if (c) {
+		char *av[] = { (char *)c->name, (char *)"--help", NULL };
+
+		return builtin_exit(c->fn(2, av));
+	}
+	error("help: no command or topic '%s'%s", name, has_man ? "" : " (and man is not installed)");
+	hint("run 'sgabench --help' for the list of commands");
+	return EX_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -42,6 +124,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EX_USAGE;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2)
+		return help(argv[2]);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
@@ -51,9 +135,8 @@ int main(int argc, char **argv)
 		printf("sgabench %s\n", SGA_VERSION);
 		return EX_OK;
 	}
-	for (const struct command *c = commands; c->name; c++)
-		if (strcmp(argv[1], c->name) == 0)
-			return builtin_exit(c->fn(argc - 1, argv + 1));
+	if (find_command(argv[1]))
+		return builtin_exit(find_command(argv[1])->fn(argc - 1, argv + 1));
 	error("unknown command '%s'", argv[1]);
 	hint("run 'sgabench --help' for the list of commands");
 	return EX_USAGE;

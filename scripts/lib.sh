@@ -70,10 +70,11 @@ db_is_server() {
 }
 
 # db_lock_file DB: the lock of DB: next to an SQLite file; for a server,
-# which many machines share, one per machine: results/server.lock here.
+# which many machines share, one per machine: results/server.lock here
+# (SGABENCH_LOCK_DIR/server.lock when set: an installed sgabench-sweep's).
 db_lock_file() {
 	if db_is_server "$1"; then
-		echo "$top/results/server.lock"
+		echo "${SGABENCH_LOCK_DIR:-$top/results}/server.lock"
 	else
 		echo "${1%.db}.lock"
 	fi

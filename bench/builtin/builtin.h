@@ -24,6 +24,7 @@ int cmd_db(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
+int cmd_export_openmetrics(int argc, char **argv);	/* export openmetrics (export.c dispatches) */
 
 /*
  * The exit status (README "Exit status") for ret, a command's or a library

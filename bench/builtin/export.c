@@ -54,6 +54,8 @@ int cmd_export(int argc, char **argv)
 	int np = 3, ret;
 	FILE *f = stdout;
 
+	if (argc > 1 && strcmp(argv[1], "openmetrics") == 0)
+		return cmd_export_openmetrics(argc - 1, argv + 1);
 	ret = opt_parse(export_tab, &o, argc, argv, "export", "kcidb [SELECTOR] --origin NAME [options]",
 			pos, &np);
 	if (ret)
@@ -61,7 +63,7 @@ int cmd_export(int argc, char **argv)
 	if (np < 1 || strcmp(pos[0], "kcidb") != 0 || np > 2) {
 		error("export: %s", np < 1 ? "which format" : np > 2 ? "one selector at most"
 		      : "unknown format");
-		hint("sgabench export kcidb [SELECTOR] --origin NAME");
+		hint("sgabench export kcidb [SELECTOR] --origin NAME, or export openmetrics [SELECTOR]");
 		return EX_USAGE;
 	}
 	if (!kcidb_origin_ok(o.origin)) {

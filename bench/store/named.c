@@ -285,6 +285,17 @@ const struct named_stmt store_named[] = {
 	{ "latest-comparison", 0, 0, "", "'time, baseline vs candidate' of the latest comparison",
 	  "SELECT created_at || ', ' || baseline || ' vs ' || candidate AS comparison FROM verdict"
 	  " ORDER BY id DESC LIMIT 1", NULL },
+	/* ---- export openmetrics ---- */
+	{ "openmetrics-verdicts", 1, 0, "CANDIDATE",
+	  "fingerprint, host, candidate, time, cell, metric, verdict, ratio, CI, p, q, floor, MDE,"
+	  " runs of each machine's latest stored comparison whose candidate is LIKE CANDIDATE",
+	  "SELECT m.fingerprint, m.hostname, v.candidate, v.created_at, v.cell, v.metric, v.verdict,"
+	  " v.ratio, v.ci_lo, v.ci_hi, v.p_value, v.q_value, v.noise_floor, v.mde, v.n_base, v.n_cand"
+	  " FROM verdict v JOIN machine m ON m.id = v.machine_id"
+	  " WHERE v.candidate LIKE ?1 AND (v.candidate, v.created_at) = (SELECT w.candidate, w.created_at"
+	  " FROM verdict w WHERE w.machine_id = v.machine_id AND w.candidate LIKE ?1"
+	  " ORDER BY w.id DESC LIMIT 1)"
+	  " ORDER BY m.fingerprint, v.cell, v.metric, v.id", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 

@@ -32,13 +32,56 @@ int store_is_pg_uri(const char *path)
 	return path && (strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0);
 }
 
+/*
+ * Whether this binary is installed: it sits in a directory called bin
+ * (/usr/bin, /usr/local/bin, ~/.local/bin, DESTDIR/usr/bin), where make
+ * install and the package put it, and not in a checkout (bench/sgabench).
+ */
+static int installed(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash || slash - exe < 4)
+		return 0;
+	*slash = '\0';
+	return strcmp(slash - 4, "/bin") == 0;
+}
+
+/*
+ * The default database: STORE_DEFAULT_PATH (results/ of the working
+ * directory) for a binary run from a checkout; for an installed one,
+ * $XDG_DATA_HOME/sgabench/sgabench.db, or ~/.local/share/sgabench/
+ * sgabench.db without XDG_DATA_HOME (the XDG base directory convention).
+ */
+static const char *default_path(void)
+{
+	static char buf[4096];
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (!installed())
+		return STORE_DEFAULT_PATH;
+	if (xdg && *xdg == '/')
+		snprintf(buf, sizeof(buf), "%s/sgabench/sgabench.db", xdg);
+	else if (home && *home)
+		snprintf(buf, sizeof(buf), "%s/.local/share/sgabench/sgabench.db", home);
+	else
+		return STORE_DEFAULT_PATH;
+	return buf;
+}
+
 const char *store_resolve(const char *path)
 {
 	const char *env = getenv("SGABENCH_DB");
 
-	if (env && *env && (!path || strcmp(path, STORE_DEFAULT_PATH) == 0))
-		return env;
-	return path ? path : STORE_DEFAULT_PATH;
+	if (path && strcmp(path, STORE_DEFAULT_PATH) != 0)
+		return path;
+	return env && *env ? env : default_path();
 }
 
 const char *store_display(const char *path, char *buf, size_t len)
@@ -126,7 +169,11 @@ fail:
 	return -EIO;
 }
 
-/* Create the directory holding path, one level (e.g. results/). */
+/*
+ * Create the directories holding path, as mkdir -p does (results/, or
+ * ~/.local/share/sgabench/ of an installed binary); a failure shows when
+ * the database is opened.
+ */
 static void make_parent_dir(const char *path)
 {
 	char dir[4096];
@@ -137,6 +184,13 @@ static void make_parent_dir(const char *path)
 	if (!slash || slash == dir)
 		return;
 	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, 0777);
+		*p = '/';
+	}
 	mkdir(dir, 0777);
 }
 

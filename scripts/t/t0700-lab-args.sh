@@ -1,7 +1,7 @@
 #!/bin/sh
 # t0700: the counter lab's front door without booting anything: usage
 # errors exit 2 with a reason, before any download or QEMU. (The lab
-# itself runs with `make lab`; see README, "The counter lab".)
+# itself runs with `make lab`; see Documentation/technical/lab.md.)
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 

@@ -5,7 +5,7 @@
 
 test_have_prereq SHELLCHECK || skip_all "shellcheck: $test_missing_"
 cd "$top" || exit 1
-for f in $(git ls-files scripts report kernel .ci 2>/dev/null); do
+for f in $(git ls-files scripts report kernel .ci Documentation debian 2>/dev/null); do
 	[ -f "$f" ] || continue
 	case "$(head -n 1 "$f")" in
 	'#!/bin/sh'*) ;;

@@ -1,0 +1,63 @@
+#!/bin/sh
+# t0470: sgabench export openmetrics writes each machine's latest nightly
+# verdicts in the Prometheus text format: promtool check metrics accepts
+# it, every cell and metric has exactly one verdict state set to 1, the
+# metrics carry their unit and help, and --output replaces the file by a
+# rename (no temporary file is left).
+# shellcheck source=scripts/t/test-lib.sh
+. "$(dirname "$0")/test-lib.sh"
+
+test_lazy_prereq PROMTOOL 'command -v promtool' "promtool not installed (apt-get install prometheus)"
+db="$TMPD/om.db"
+
+# Two nights of five 4k runs each (no hugepages: the fewest that can
+# reach alpha 0.01), compared and stored.
+test_expect_success 'two nights compared with --store-verdicts' '
+	failed=0 &&
+	for night in 20261201 20261202; do
+		for i in 1 2 3 4 5; do
+			"$SGABENCH" run --db "$db" --label "nightly-$night" --page-size 4k --sga-size 4m \
+				--tasks 1 --rounds 2 --quiet || failed=1
+		done
+	done &&
+	test_is "$failed" 0 &&
+	"$SGABENCH" compare --db "$db" --baseline label:nightly-20261201 \
+		--candidate label:nightly-20261202 --metric first-touch-faults,sga-pte-bytes \
+		--store-verdicts >"$TMPD/cmp" 2>&1
+'
+
+test_expect_success 'export openmetrics prints a state set per cell and metric' '
+	"$SGABENCH" export openmetrics --db "$db" >"$TMPD/om" &&
+	test_is "$(grep -c "^sgabench_verdict{" "$TMPD/om")" 8 &&
+	test_is "$(grep "^sgabench_verdict{" "$TMPD/om" | grep -c " 1$")" 2 &&
+	grep -q "^sgabench_verdict{.*metric=\"first-touch-faults\",verdict=\"no-change\"} 1$" "$TMPD/om" &&
+	grep -q "^sgabench_verdict_timestamp_seconds{.*candidate=\"label:nightly-20261202\"} [0-9]*$" "$TMPD/om"
+'
+
+test_expect_success 'every family has its help and type; metrics have unit and meaning' '
+	for f in $(sed -n "s/^\(sgabench_[a-z_]*\)[{ ].*/\1/p" "$TMPD/om" | sort -u); do
+		grep -q "^# HELP $f " "$TMPD/om" && grep -q "^# TYPE $f gauge$" "$TMPD/om" || echo "$f"
+	done >"$TMPD/bad" &&
+	test_is "$(cat "$TMPD/bad")" "" &&
+	grep -q "^sgabench_metric_info{metric=\"sga-pte-bytes\",unit=\"B\",help=\"VmPTE" "$TMPD/om"
+'
+
+test_expect_success PROMTOOL 'promtool check metrics accepts it' '
+	promtool check metrics <"$TMPD/om" >"$TMPD/lint" 2>&1
+'
+
+test_expect_success '--output renames a complete file into place' '
+	mkdir -p "$TMPD/textfile" && echo stale >"$TMPD/textfile/sgabench.prom" &&
+	"$SGABENCH" export openmetrics --db "$db" --output "$TMPD/textfile/sgabench.prom" &&
+	cmp "$TMPD/om" "$TMPD/textfile/sgabench.prom" &&
+	test_is "$(ls "$TMPD/textfile")" sgabench.prom
+'
+
+test_expect_success 'a selector picks the comparison; a bad one is a usage error' '
+	"$SGABENCH" export openmetrics --db "$db" "label:nightly-2027%" >"$TMPD/none" 2>"$TMPD/err" &&
+	test_is "$(grep -c "^sgabench_verdict{" "$TMPD/none")" 0 &&
+	grep -q "no stored comparison" "$TMPD/err" &&
+	run_sga export openmetrics --db "$db" tonight &&
+	test_is "$rc" 2
+'
+test_done
