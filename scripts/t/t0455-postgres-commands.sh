@@ -75,8 +75,9 @@ test_expect_success 'set-up: a fleet, a smoke sweep and verdicts in an SQLite fi
 	) &&
 	SWEEP_JOBS=1 "$top/scripts/sweep" --db "$sdb" --label smoke-s --seed 3 configs/smoke \
 		>"$TMPD/sweep.out" 2>&1 || { tail -n 3 "$TMPD/sweep.out"; false; } &&
-	"$SGABENCH" compare --db "$sdb" --baseline label:fleet-a --candidate label:fleet-b \
-		--one-sided-noise first-touch-faults --store-verdicts >/dev/null &&
+	# every metric: 0 or 1 (the model's own clocks are this machine's speed)
+	{ "$SGABENCH" compare --db "$sdb" --baseline label:fleet-a --candidate label:fleet-b \
+		--one-sided-noise first-touch-faults --store-verdicts >/dev/null; test "$?" -le 1; } &&
 	# a row per machine and metric with a value, but those with no better way (direction neither)
 	"$SGABENCH" metrics --names --where direction=neither >"$TMPD/neither" &&
 	per_machine=$(sqlite3 "$sdb" "SELECT DISTINCT name FROM run_metric WHERE value IS NOT NULL
