@@ -14,20 +14,37 @@ note_ "node 1 CPUs: $node1; siblings of CPU 0: $(cat /sys/devices/system/cpu/cpu
 # each of its tasks (its children): "pid cpu" lines in $TMPD/cpus (the last
 # sample of each task wins), and each task's numa_maps in $TMPD/numa.PID.
 # Sets $rc.
+# children_of PID: the pids of PID's children. From the kernel's list
+# (CONFIG_PROC_CHILDREN) when it has one: a scan of every process is slow
+# enough under a loaded TCG host to miss part of a run.
+children_of() {
+	parent=$1
+	if [ -r "/proc/$parent/task/$parent/children" ]; then
+		cat "/proc/$parent/task/$parent/children"
+		return
+	fi
+	for st in /proc/[0-9]*/stat; do
+		{ read -r line <"$st"; } 2>/dev/null || continue
+		# shellcheck disable=SC2086 # split the stat line into fields
+		set -- $line
+		[ "$4" = "$parent" ] || continue
+		st=${st#/proc/}
+		echo "${st%/stat}"
+	done
+}
+
 watch() {
 	"$SGABENCH" "$@" --no-store --csv >"$TMPD/out" 2>"$TMPD/err" &
 	bg=$!
 	rm -f "$TMPD"/numa.*
 	: >"$TMPD/samples"
 	while kill -0 "$bg" 2>/dev/null; do
-		for st in /proc/[0-9]*/stat; do
+		for pid in $(children_of "$bg"); do
+			st=/proc/$pid/stat
 			{ read -r line <"$st"; } 2>/dev/null || continue
 			# shellcheck disable=SC2086 # split the stat line into fields
 			set -- $line
-			[ "$4" = "$bg" ] || continue
 			shift 38
-			pid=${st#/proc/}
-			pid=${pid%/stat}
 			echo "$pid $1" >>"$TMPD/samples"
 			cp "/proc/$pid/numa_maps" "$TMPD/numa.$pid.new" 2>/dev/null &&
 				mv "$TMPD/numa.$pid.new" "$TMPD/numa.$pid"
@@ -42,10 +59,11 @@ watch() {
 }
 
 # Rounds that keep the tasks of a 64 MiB SGA in 2 MiB pages busy for about
-# 2 s here: TCG's speed depends on the host and its load.
+# 5 s here (TCG's speed depends on the host and its load), many samples of
+# the watcher's 0.1 s loop.
 run_csv run --tasks 1 --sga-size 64m --page-size 2m --rounds 20000 --events task-clock
 ws=$(csv run window-s value)
-rounds=$(awk -v w="$ws" 'BEGIN { r = 20000 * 2 / (w > 0 ? w : 1); if (r < 20000) r = 20000; printf "%d", r }')
+rounds=$(awk -v w="$ws" 'BEGIN { r = 20000 * 5 / (w > 0 ? w : 1); if (r < 20000) r = 20000; printf "%d", r }')
 note_ "20000 rounds took $ws s: $rounds rounds for the placement runs"
 
 if need_hugepages 64; then
