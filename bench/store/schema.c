@@ -153,5 +153,11 @@ const char *const store_migrations[] = {
 	");\n"
 	"ALTER TABLE verdict ADD COLUMN noise_floor REAL;	-- the cell's A/A floor used, NULL if none\n"
 	"ALTER TABLE verdict ADD COLUMN mde REAL;	-- minimum detectable effect (relative), NULL if none\n",
+	/* 3: named machines (SGABENCH_MACHINE, as LNT names them); earlier runs take their host's name */
+	"ALTER TABLE run ADD COLUMN machine_name TEXT;	-- SGABENCH_MACHINE, else the hostname, when run\n"
+	"UPDATE run SET machine_name = (SELECT COALESCE(m.hostname, m.fingerprint) FROM machine m"
+	" WHERE m.id = run.machine_id);\n"
+	"CREATE INDEX run_machine_name ON run(machine_name, label);\n"
+	"ALTER TABLE verdict ADD COLUMN machine_name TEXT;	-- the machine judged, NULL across machines\n",
 	NULL,
 };

@@ -24,7 +24,7 @@ test_expect_success "JSON carries the tool version" - <<-\EOT
 	test -n "$(json '$.version')"
 EOT
 test_expect_success "JSON carries the schema version" - <<-\EOT
-	test_is "$(json '$.schema_version')" 2
+	test_is "$(json '$.schema_version')" 3
 EOT
 test_expect_success "JSON fingerprint is 16 hex digits" - <<-\EOT
 	test_is "$(json '$.fingerprint' | tr -d '0-9a-f' | wc -c)" 1
@@ -43,12 +43,12 @@ test_expect_success "run row stored with label and status" - <<-\EOT
 EOT
 test_expect_success "every task stored" 'test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM task")" 2'
 test_expect_success "integrity check passes" 'test_is "$(sqlite3 "$db" "PRAGMA integrity_check")" ok'
-test_expect_success "schema version is tracked" 'test_is "$(sqlite3 "$db" "PRAGMA user_version")" 2'
+test_expect_success "schema version is tracked" 'test_is "$(sqlite3 "$db" "PRAGMA user_version")" 3'
 
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --csv
 test_expect_success "CSV run exits 0" 'test_is "$rc" 0'
 test_expect_success "CSV starts with the tool and schema versions" - <<-\EOT
-	grep -q '^# tool=sgabench version=.* schema_version=2' "$TMPD/out"
+	grep -q '^# tool=sgabench version=.* schema_version=3' "$TMPD/out"
 EOT
 test_expect_success "CSV carries the run's machine fingerprint and run id" - <<-\EOT
 	grep -q '^# machine_fingerprint=[0-9a-f]* run_id=2 ' "$TMPD/out"

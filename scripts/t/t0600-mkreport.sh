@@ -32,7 +32,7 @@ done
 db="$TMPD/syn.db"
 db_ensure "$db"
 test_expect_success "schema v2 from bench/store/schema.c" - <<-\EOT
-	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" 2
+	test_is "$(sqlite3 "$db" 'PRAGMA user_version')" 3
 EOT
 sqlite3 "$db" <"$FIXTURES/synthetic.sql"
 test_expect_success "synthetic database loaded" - <<-\EOT
