@@ -174,6 +174,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	v.si = &si;
 	v.command = be->cmd;
 	v.fingerprint = si.fingerprint;
+	v.machine_name = si.machine_name;
 	v.describe = br->nm.describe;
 	v.groups = br->nm.groups[0] ? br->nm.groups : NULL;
 	v.run_id = br->run_id;

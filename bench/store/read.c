@@ -131,6 +131,7 @@ static void fill_run(struct stmt *st, struct stored_run *out)
 	col_text(st, 21, out->fingerprint, sizeof(out->fingerprint));
 	out->machine_json = col_dup(st, 22);
 	col_text(st, 23, out->version, sizeof(out->version));
+	col_text(st, 24, out->machine_name, sizeof(out->machine_name));
 }
 
 /* Prepare sql with run id bound as ?1, or NULL. */
@@ -259,7 +260,8 @@ static int load_run(struct store *s, const char *key, struct stored_run *out)
 		"SELECT r.id, r.uuid, r.started_at, r.wall_s, r.backend, r.workload, r.tasks,"
 		" r.threads, r.page_size, r.align, r.backing, r.sharedctx, r.sga_bytes, r.ws_bytes,"
 		" r.rounds, r.seed, r.cell, r.label, r.config_json, r.status, r.reason,"
-		" m.fingerprint, m.info_json, r.version FROM run r JOIN machine m ON m.id = r.machine_id"
+		" m.fingerprint, m.info_json, r.version, COALESCE(r.machine_name, '')"
+		" FROM run r JOIN machine m ON m.id = r.machine_id"
 		" WHERE r.id = ?1";
 	struct stmt *st;
 	int64_t id = 0;

@@ -236,6 +236,18 @@ int store_open(const char *path, struct store **out)
 	return 0;
 }
 
+int store_compat_views(struct store *s, int v)
+{
+	/* schema 3 named the machine of each run: before, its host's name */
+	if (v >= 3)
+		return 0;
+	return store_exec(s, s->pg ?
+		"CREATE TEMP VIEW run AS SELECT r.*, COALESCE(m.hostname, m.fingerprint) AS machine_name"
+		" FROM run r LEFT JOIN machine m ON m.id = r.machine_id" :
+		"CREATE TEMP VIEW run AS SELECT r.*, COALESCE(m.hostname, m.fingerprint) AS machine_name"
+		" FROM main.run r LEFT JOIN main.machine m ON m.id = r.machine_id");
+}
+
 int store_open_ro(const char *path, struct store **out)
 {
 	struct store *s;
@@ -260,6 +272,10 @@ int store_open_ro(const char *path, struct store **out)
 		      user_version(db, &v) ? -1 : v);
 		store_close(s);
 		return -EPROTONOSUPPORT;
+	}
+	if (store_compat_views(s, v)) {
+		store_close(s);
+		return -EIO;
 	}
 	*out = s;
 	return 0;

@@ -71,7 +71,7 @@ test_expect_success "runs lists three runs" - <<-\EOT
 EOT
 run_sga runs --db "$db" --json
 test_expect_success "runs --json is a valid array of 3" - <<-\EOT
-	test_is "$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'))")" 3
+	test_is "$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'), '$.runs')")" 3
 EOT
 
 uuid=$(sqlite3 "$db" "SELECT uuid FROM run WHERE id = 1")

@@ -188,8 +188,8 @@ test_expect_success 'db merge copies the server into a new SQLite file, a second
 			test_is "$t $(sqlite3 "$back" "SELECT COUNT(*) FROM $t")" "$t $(sqlite3 "$sdb" "SELECT COUNT(*) FROM $t")" || exit 1
 		done
 	) &&
-	"$SGABENCH" runs --db "$sdb" --limit 1000 --json | jq -S "[.[] | del(.run_id)]" >"$TMPD/runs-lite" &&
-	"$SGABENCH" runs --db "$back" --limit 1000 --json | jq -S "[.[] | del(.run_id)]" >"$TMPD/runs-back" &&
+	"$SGABENCH" runs --db "$sdb" --limit 1000 --json | jq -S "[.runs[] | del(.run_id)]" >"$TMPD/runs-lite" &&
+	"$SGABENCH" runs --db "$back" --limit 1000 --json | jq -S "[.runs[] | del(.run_id)]" >"$TMPD/runs-back" &&
 	cmp "$TMPD/runs-lite" "$TMPD/runs-back"
 '
 
@@ -226,7 +226,7 @@ test_expect_success 'a server at schema 1 migrates when a run is stored, its run
 		ALTER TABLE verdict DROP COLUMN noise_floor, DROP COLUMN mde;
 		DELETE FROM sgabench_schema WHERE version = 2" old &&
 	test_is "$(psql_pg "SELECT MAX(version) FROM sgabench_schema" old)" 1 &&
-	run_sga runs --db "$old" --json && test_is "$rc" 0 && test_is "$(jq length "$TMPD/out")" 1 &&
+	run_sga runs --db "$old" --json && test_is "$rc" 0 && test_is "$(jq ".runs | length" "$TMPD/out")" 1 &&
 	run_sga sim --tasks 2 --rounds 2 --db "$old" --label after && test_is "$rc" 0 &&
 	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2" &&
 	test_is "$(psql_pg "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'verdict' AND column_name IN ('noise_floor', 'mde')" old)" 2 &&
