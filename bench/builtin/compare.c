@@ -158,7 +158,7 @@ static int check_selectors(const struct cmp *c)
 }
 
 /* Select both sides; a side with no runs is a missing resource. */
-static int select_sides(struct cmp *c, const char *db)
+static int select_sides(struct cmp *c)
 {
 	const char *name[2] = { "baseline", "candidate" }, *sel[2] = { c->baseline, c->candidate };
 	struct runset *rs[2] = { &c->base, &c->cand };
@@ -175,7 +175,7 @@ static int select_sides(struct cmp *c, const char *db)
 			error("compare: no successful runs match the %s '%s'%s%s%s%s", name[i], sel[i],
 			      c->cell ? " with --cell " : "", c->cell ? c->cell : "",
 			      c->machine ? " on machine " : "", c->machine ? c->machine : "");
-			hint("list the stored runs with 'sgabench runs --db %s'", db);
+			hint("list the stored runs with 'sgabench runs --db %s'", store_path(c->db_handle));
 			return EX_RESOURCE;
 		}
 	}
@@ -277,7 +277,7 @@ int cmd_compare(int argc, char **argv)
 	collect_list("--higher-better", c->hb, &c->nhb, argc, argv);
 	collect_list("--one-sided-noise", c->osn, &c->nosn, argc, argv);
 	collect_list("--metric", c->metric, &c->nmetric, argc, argv);
-	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c, a->io.db)))
+	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c)))
 		goto out;
 	ret = cmp_build_rows(c);
 	if (ret)

@@ -413,7 +413,7 @@ int cmd_history(int argc, char **argv)
 	if (!ret && ns == 0) {
 		error("history: no successful runs of a cell matching '%s'%s%s", o.cell,
 		      o.machine ? " on machine " : "", o.machine ? o.machine : "");
-		hint("list the stored runs with 'sgabench runs --db %s'", o.io.db);
+		hint("list the stored runs with 'sgabench runs --db %s'", store_path(db));
 		ret = EX_RESOURCE;
 		goto out;
 	}

@@ -322,7 +322,7 @@ int cmd_table(int argc, char **argv)
 	}
 	native = tc.backend == 1 || (tc.backend == 0 && !reason);
 	beside = !native && tc.backend != 2 && (can_count || tc.native_normal);
-	path = tc.db ? tc.db : STORE_DEFAULT_PATH;
+	path = tc.db;	/* NULL: SGABENCH_DB, else the default (store_resolve) */
 	if (!tc.no_store) {
 		ret = store_open(path, &db);
 		if (ret)
@@ -405,7 +405,7 @@ int cmd_table(int argc, char **argv)
 		       ok_slope && ok_flat && ok_first ? "reproduced" : "NOT reproduced",
 		       native ? "measured" : "simulated", secs, db ? "" : " (not stored)");
 		if (db)
-			printf("stored in %s, label '%s'\n", path, tc.label);
+			printf("stored in %s, label '%s'\n", store_path(db), tc.label);
 	}
 	ret = ok_slope && ok_flat && ok_first ? EX_OK : EX_FAIL;
 out:

@@ -167,8 +167,8 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		cmp_cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
 		if ((int)strlen(cell) > cw)
 			cw = (int)strlen(cell);
-		if (many && (int)strlen(c->rows[i].machine) + 14 > mw)
-			mw = (int)strlen(c->rows[i].machine) + 14;
+		if (many && (int)strlen(c->rows[i].machine) + 15 > mw)
+			mw = (int)strlen(c->rows[i].machine) + 15;
 	}
 	fprintf(f, "%-*s %-*s%s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
 		many ? mw : 0, many ? "machine" : "", many ? " " : "", "metric", "n_b", "n_c", "base", "cand",

@@ -36,9 +36,9 @@ const char *store_resolve(const char *path)
 {
 	const char *env = getenv("SGABENCH_DB");
 
-	if (env && *env && (!path || strcmp(path, STORE_DEFAULT_PATH) == 0))
-		return env;
-	return path ? path : STORE_DEFAULT_PATH;
+	if (path)
+		return path;
+	return env && *env ? env : STORE_DEFAULT_PATH;
 }
 
 const char *store_display(const char *path, char *buf, size_t len)
@@ -216,7 +216,9 @@ int store_open(const char *path, struct store **out)
 	path = store_resolve(path);
 	if (store_is_pg_uri(path))
 		return pg_open(path, 1, out);
-	make_parent_dir(path);
+	/* only the default's results/: another missing directory is refused with a hint */
+	if (strcmp(path, STORE_DEFAULT_PATH) == 0)
+		make_parent_dir(path);
 	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s);
 	if (ret)
 		return ret;

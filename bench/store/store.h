@@ -30,9 +30,8 @@ int store_schema_version(void);
 int store_is_pg_uri(const char *path);
 
 /*
- * The database a command uses: $SGABENCH_DB when path is NULL or the
- * default (STORE_DEFAULT_PATH, so an explicit --db of that same path is
- * overridden too), else path.
+ * The database a command uses: path (an explicit --db always wins); with
+ * none (NULL), $SGABENCH_DB, else STORE_DEFAULT_PATH.
  */
 const char *store_resolve(const char *path);
 
