@@ -221,14 +221,18 @@ test_expect_success 'a server at schema 1 migrates when a run is stored, its run
 	psql_pg "CREATE DATABASE old OWNER sgabench" &&
 	old=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/old?|') &&
 	"$SGABENCH" sim --tasks 2 --rounds 2 --db "$old" --label before >/dev/null &&
-	# schema 1 is schema 2 without its two tables and two verdict columns
-	psql_pg "DROP TABLE window_value; DROP TABLE run_window;
+	# schema 1 is schema 3 without its machine names, then schema 2 without
+	# its two tables and two verdict columns
+	psql_pg "DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
+		ALTER TABLE verdict DROP COLUMN machine_name;
+		DROP TABLE window_value; DROP TABLE run_window;
 		ALTER TABLE verdict DROP COLUMN noise_floor, DROP COLUMN mde;
-		DELETE FROM sgabench_schema WHERE version = 2" old &&
+		DELETE FROM sgabench_schema WHERE version IN (2, 3)" old &&
 	test_is "$(psql_pg "SELECT MAX(version) FROM sgabench_schema" old)" 1 &&
 	run_sga runs --db "$old" --json && test_is "$rc" 0 && test_is "$(jq ".runs | length" "$TMPD/out")" 1 &&
 	run_sga sim --tasks 2 --rounds 2 --db "$old" --label after && test_is "$rc" 0 &&
-	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2" &&
+	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2,3" &&
+	test_is "$(psql_pg "SELECT string_agg(machine_name, ',' ORDER BY id) FROM run" old)" "$(uname -n),$(uname -n)" &&
 	test_is "$(psql_pg "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'verdict' AND column_name IN ('noise_floor', 'mde')" old)" 2 &&
 	test_is "$(psql_pg "SELECT string_agg(label, ',' ORDER BY id) FROM run" old)" "before,after" &&
 	run_sga db check --db "$old" --json && test_is "$rc" 0 &&
