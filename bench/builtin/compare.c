@@ -71,7 +71,7 @@ static const struct opt compare_opts[] = {
 	{ .name = "store-verdicts", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.store),
 	  .help = "write the verdicts to the verdict table" },
 	{ .name = "cross-machine", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.cross),
-	  .help = "pair runs by cell across machine fingerprints" },
+	  .help = "pair runs by cell across machines (names and fingerprints)" },
 	{ NULL },
 };
 
@@ -251,7 +251,11 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	ret = opt_parse(compare_opts, a, argc, argv, "compare", SYNOPSIS, NULL, NULL);
 	if (ret == OPT_HELP_SHOWN) {
-		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
+		printf("\nThe output leads with one line per regression or improvement, then for each\n"
+		       "machine without a regression the smallest change its rows could resolve.\n"
+		       "Runs are paired by cell on one machine: one name (SGABENCH_MACHINE when they\n"
+		       "ran) and one fingerprint; 'tonight' and 'last-N-nights' are each machine's\n"
+		       "own nights. A cell/metric is a\n"
 		       "regression when its p <= alpha (Mann-Whitney U; below for --one-sided-noise),\n"
 		       "its Benjamini-Hochberg q (over all rows) <= fdr, and the ratio\n"
 		       "median(cand)/median(base) lies beyond\n"
