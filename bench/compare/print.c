@@ -285,6 +285,29 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_obj_close(j);
 }
 
+/* "headlines": the lines the human output leads with (cmp_print_headlines), one string each. */
+static void headlines_json(const struct cmp *c, struct json *j)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	json_arr_open(j, "headlines");
+	if (m) {
+		cmp_print_headlines(c, m);
+		fclose(m);
+		for (char *p = buf, *nl; p && *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				break;
+			*nl = '\0';
+			json_str(j, NULL, p);
+		}
+	}
+	json_arr_close(j);
+	free(buf);
+}
+
 void cmp_print_json(const struct cmp *c, FILE *f)
 {
 	char *method = NULL;
@@ -306,6 +329,7 @@ void cmp_print_json(const struct cmp *c, FILE *f)
 	json_bool(&j, "cross_machine", c->cross);
 	if (method)
 		json_raw(&j, "method", method);
+	headlines_json(c, &j);
 	json_arr_open(&j, "rows");
 	for (size_t i = 0; i < c->nrows; i++)
 		row_json(c, &j, &c->rows[i]);

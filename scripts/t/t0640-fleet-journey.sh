@@ -103,6 +103,7 @@ journey() {
 			--machine A --metric accesses-per-cpu-s-best --json >"$TMPD/$e.json" || test $? -eq 1 &&
 		test_is "$(jq -r "[.rows[] | select(.metric == \"accesses-per-cpu-s-best\") |
 			.ratio > 0.2378 and .ratio < 0.2628 and .machine_name == \"A\"] | join(\" \")" "$TMPD/$e.json")" "true true" &&
+		test_is "$(jq -r "[.headlines[] | test(\"^regression: machine A, tasks=[14]: accesses-per-cpu-s-best [34][.][0-9]{2} times slower\")] | join(\" \")" "$TMPD/$e.json")" "true true" &&
 		grep -q "^no regression on B;" "$TMPD/$e.all" &&
 		grep -q "^baseline  last-3-nights = A: nightly-20261103 nightly-20261102 nightly-20261101; B: " "$TMPD/$e.all"
 	'
