@@ -29,10 +29,11 @@ die() {
 	exit "$code"
 }
 
-# usage_text FILE: the "# usage:" to "# exit:" lines of a script's header
-# comment, without the comment marks (what --help prints).
+# usage_text FILE: the header comment of a script from its "# usage:" line
+# to the comment's end (the "# exit:" lines included, however many), without
+# the comment marks (what --help prints).
 usage_text() {
-	sed -n '/^# usage:/,/^# exit:/p' "$1" | sed 's/^# \{0,1\}//'
+	awk '/^# usage:/ { p = 1 } p && !/^#/ { exit } p' "$1" | sed 's/^# \{0,1\}//'
 }
 
 # hugepages_free: the free 2 MiB hugepages right now.
@@ -83,6 +84,40 @@ db_lock_file() {
 # db_shown DB: DB for messages: a server URI's password as ***.
 db_shown() {
 	printf '%s\n' "$1" | sed 's|^\(postgres[a-z]*://[^:/@]*:\)[^@/]*@|\1***@|'
+}
+
+# db_default: the database of a script given no --db, as every sgabench
+# command's: SGABENCH_DB, else results/sgabench.db under the checkout.
+db_default() {
+	printf '%s\n' "${SGABENCH_DB:-$top/results/sgabench.db}"
+}
+
+# db_dir_ok DB: 0 when DB is a server or an SQLite file whose directory
+# exists (the checkout's own results/ is created); else print the error
+# and the mkdir that fixes it, as 'sgabench run' does, and return 1. No
+# other directory is made: a mistyped path must not become one (as root,
+# anywhere).
+db_dir_ok() {
+	db_is_server "$1" && return 0
+	_dir=$(dirname "$1")
+	if [ "$1" = "$top/results/sgabench.db" ]; then
+		mkdir -p "$_dir"
+		return 0
+	fi
+	[ -d "$_dir" ] && return 0
+	error "cannot use database '$1': its directory does not exist"
+	hint "create it first: mkdir -p '$_dir'"
+	return 1
+}
+
+# machine_name: this machine's name as sgabench stores it with every run:
+# SGABENCH_MACHINE, else the hostname. Returns 1 (printing nothing) when
+# it is not 1-63 of A-Z a-z 0-9 . _ - (sgabench would not take it).
+machine_name() {
+	_m=${SGABENCH_MACHINE:-$(uname -n)}
+	case "$_m" in '' | *[!A-Za-z0-9._-]*) return 1 ;; esac
+	[ "${#_m}" -le 63 ] || return 1
+	printf '%s\n' "$_m"
 }
 
 # db_abs DB: an SQLite path made absolute; a server URI as it is.
@@ -171,9 +206,14 @@ fmt_secs() {
 
 # config_resolve NAME: print the path of config NAME. NAME may be a path
 # to a file, "configs/NAME" (resolved under scripts/), or a bare NAME
-# (resolved under scripts/configs/). Returns 1 when there is none.
+# (resolved under scripts/configs/ first, so "nightly" is the config, never
+# scripts/nightly itself). Returns 1 when there is none.
 config_resolve() {
-	for c in "$1" "$top/scripts/$1" "$top/scripts/configs/$1"; do
+	case "$1" in
+	*/*) set -- "$1" "$top/scripts/$1" ;;
+	*) set -- "$top/scripts/configs/$1" "$PWD/$1" ;;
+	esac
+	for c in "$@"; do
 		if [ -f "$c" ]; then
 			printf '%s\n' "$c"
 			return 0

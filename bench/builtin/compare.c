@@ -37,7 +37,16 @@ static const struct opt compare_opts[] = {
 	  .help = "candidate runs (same selectors)" },
 	{ .name = "metric", .type = OPT_STR, .off = offsetof(struct compare_args, c.metrics),
 	  .metavar = "M,...", .defhelp = "all with a direction",
-	  .help = "metrics to compare (a metric whose direction is 'neither' only by name; lower is better then)" },
+	  .help = "metrics to compare, repeatable (a metric whose direction is 'neither' only by name; lower is better then)" },
+	{ .name = "machine", .type = OPT_STR, .off = offsetof(struct compare_args, c.machine),
+	  .metavar = "NAME", .defhelp = "all, each judged alone",
+	  .help = "only the runs of the machine named NAME (SGABENCH_MACHINE when it ran)" },
+	{ .name = "config", .type = OPT_STR, .off = offsetof(struct compare_args, c.config),
+	  .metavar = "FILE", .defhelp = "none",
+	  .help = "judge by a sweep config's rules, as scripts/nightly does: its SWEEP_METRICS"
+		  " and SWEEP_COMPARE_ARGS come before the options given here" },
+	{ .name = "verbose", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.verbose),
+	  .help = "also the notes behind the table" },
 	{ .name = "cell", .type = OPT_STR, .off = offsetof(struct compare_args, c.cell),
 	  .metavar = "PATTERN", .defhelp = "all",
 	  .help = "only cells matching this GLOB pattern" },
@@ -71,7 +80,7 @@ static const struct opt compare_opts[] = {
 	{ .name = "store-verdicts", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.store),
 	  .help = "write the verdicts to the verdict table" },
 	{ .name = "cross-machine", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.cross),
-	  .help = "pair runs by cell across machine fingerprints" },
+	  .help = "pair runs by cell across machines (names and fingerprints)" },
 	{ NULL },
 };
 
@@ -158,14 +167,14 @@ static int check_selectors(const struct cmp *c)
 }
 
 /* Select both sides; a side with no runs is a missing resource. */
-static int select_sides(struct cmp *c, const char *db)
+static int select_sides(struct cmp *c)
 {
 	const char *name[2] = { "baseline", "candidate" }, *sel[2] = { c->baseline, c->candidate };
 	struct runset *rs[2] = { &c->base, &c->cand };
 
 	for (int i = 0; i < 2; i++) {
 		const char *glob = c->side_cell[i] ? c->side_cell[i] : c->cell;
-		int ret = select_runs(c->db_handle, sel[i], glob, rs[i]);
+		int ret = select_runs_on(c->db_handle, sel[i], glob, c->machine, rs[i]);
 
 		if (ret) {
 			error("compare: selecting the %s: %s", name[i],
@@ -173,9 +182,10 @@ static int select_sides(struct cmp *c, const char *db)
 			return EX_FAIL;
 		}
 		if (rs[i]->n == 0) {
-			error("compare: no successful runs match the %s '%s'%s%s", name[i], sel[i],
-			      glob ? " with the cell pattern " : "", glob ? glob : "");
-			hint("list the stored runs with 'sgabench runs --db %s'", db);
+			error("compare: no successful runs match the %s '%s'%s%s%s%s", name[i], sel[i],
+			      glob ? " with the cell pattern " : "", glob ? glob : "",
+			      c->machine ? " on machine " : "", c->machine ? c->machine : "");
+			hint("list the stored runs with 'sgabench runs --db %s'", store_path(c->db_handle));
 			return EX_RESOURCE;
 		}
 	}
@@ -207,6 +217,46 @@ static int ignore_axes(struct cmp *c, int argc, char **argv)
 		hint("an axis is a key of the cells, e.g. tlb, tasks, backend");
 		return EX_USAGE;
 	}
+	return 0;
+}
+
+/*
+ * With --config FILE among argv, *av becomes argv with the config's
+ * options (cmp_config_args) inserted after argv[0], so that the options
+ * given on the command line follow them (*extra strings to free);
+ * else argv itself. Returns 0, or an exit status after printing why.
+ */
+static int config_argv(int argc, char **argv, int *ac, char ***av, char ***extra, int *nextra)
+{
+	const char *path = NULL;
+	char why[256];
+	int ret;
+
+	*ac = argc;
+	*av = argv;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		const char *v = option_value(argc, argv, &i, "--config");
+
+		if (v)
+			path = v;
+	}
+	if (!path)
+		return 0;
+	ret = cmp_config_args(path, extra, nextra, why, sizeof(why));
+	if (ret) {
+		error("compare: --config: %s", why);
+		hint("a sweep config, e.g. scripts/configs/nightly");
+		return ret == -ENOMEM ? EX_FAIL : EX_USAGE;
+	}
+	*av = calloc((size_t)(argc + *nextra + 1), sizeof(**av));
+	if (!*av) {
+		error("compare: out of memory");
+		return EX_FAIL;
+	}
+	(*av)[0] = argv[0];
+	memcpy(*av + 1, *extra, (size_t)*nextra * sizeof(**av));
+	memcpy(*av + 1 + *nextra, argv + 1, (size_t)(argc - 1) * sizeof(**av));
+	*ac = argc + *nextra;
 	return 0;
 }
 
@@ -250,16 +300,24 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_args *a = calloc(1, sizeof(*a));
 	struct cmp *c = a ? &a->c : NULL;
-	int ret, regressions;
+	char **extra = NULL, **orig = argv;
+	int ret, regressions, nextra = 0;
 
 	if (!c) {
 		error("compare: out of memory");
 		return EX_FAIL;
 	}
 	stats_decide_defaults(&c->dp);
+	ret = config_argv(argc, orig, &argc, &argv, &extra, &nextra);
+	if (ret)
+		goto out;
 	ret = opt_parse(compare_opts, a, argc, argv, "compare", SYNOPSIS, NULL, NULL);
 	if (ret == OPT_HELP_SHOWN) {
-		printf("\nRuns are paired by cell on one machine fingerprint. A cell/metric is a\n"
+		printf("\nThe output leads with one line per regression or improvement, then for each\n"
+		       "machine without a regression the smallest change its rows could resolve.\n"
+		       "Runs are paired by cell on one machine: one name (SGABENCH_MACHINE when they\n"
+		       "ran) and one fingerprint; 'tonight' and 'last-N-nights' are each machine's\n"
+		       "own nights. A cell/metric is a\n"
 		       "regression when its p <= alpha (Mann-Whitney U; below for one-sided noise),\n"
 		       "its Benjamini-Hochberg q (over all rows) <= fdr, and the ratio\n"
 		       "median(cand)/median(base) lies beyond\n"
@@ -290,9 +348,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	collect_list("--higher-better", c->hb, &c->nhb, argc, argv);
 	collect_list("--one-sided-noise", c->osn, &c->nosn, argc, argv);
-	if (c->metrics)
-		c->nmetric = cmp_split_list(c->metrics, c->metric, CMP_MAX_LIST);
-	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c, a->io.db)) ||
+	collect_list("--metric", c->metric, &c->nmetric, argc, argv);
+	if ((ret = open_db(c, a->io.db)) || (ret = select_sides(c)) ||
 	    (ret = ignore_axes(c, argc, argv)))
 		goto out;
 	ret = cmp_build_rows(c);
@@ -324,7 +381,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	ret = regressions ? EX_FAIL : EX_OK;
 out:
-	cmp_release(c);
+	if (argv != orig)
+		free(argv);
+	cmp_config_free(extra, nextra);
+	if (c)
+		cmp_release(c);
 	free(a);
 	return ret;
 }

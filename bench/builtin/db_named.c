@@ -175,9 +175,9 @@ int db_exec(int argc, char **argv)
 		store_rollback(s);
 	else if (store_commit(s))
 		ret = EX_FAIL;
-	store_close(s);
 	if (ret)
-		error("db exec: nothing written to '%s'", o.io.db);
+		error("db exec: nothing written to '%s'", store_path(s));
+	store_close(s);
 	return ret;
 }
 

@@ -4,7 +4,10 @@
  * E-divisive means + Welch t-test finds (stats_cp.c) and the lookback
  * z-score alarm. A point is a night (the median of the runs carrying one
  * 'nightly-*' label) or, with --per-run or when a cell has no nightly
- * labels, one run.
+ * labels, one run. A machine is its name (SGABENCH_MACHINE) on one
+ * fingerprint. In the per-night view the change points are still found
+ * among the runs (a few nights' medians are too few points for the test,
+ * however large the step) and shown at the night where the step begins.
  */
 #include <errno.h>
 #include <math.h>
@@ -40,8 +43,9 @@ static const struct opt history_opts[] = {
 	  .help = "cells matching this GLOB pattern" },
 	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = offsetof(struct hist_opts, io) },
 	{ .name = "machine", .type = OPT_STR, .off = offsetof(struct hist_opts, machine),
-	  .metavar = "FP", .defhelp = "all",
-	  .help = "only machines whose fingerprint starts with FP" },
+	  .metavar = "NAME", .defhelp = "all, one series each",
+	  .help = "only the machine named NAME (SGABENCH_MACHINE), or whose fingerprint starts"
+		  " with NAME" },
 	{ .name = "per-run", .type = OPT_FLAG, .off = offsetof(struct hist_opts, per_run),
 	  .help = "one point per run, not per night" },
 	{ .name = "window", .type = OPT_UINT, .off = offsetof(struct hist_opts, window), .min = 6, .max = 100000,
@@ -67,6 +71,7 @@ struct point {
 struct series {
 	char *cell;
 	char fp[17];
+	char name[64];		/* the machine's name, '' when the runs have none */
 	int64_t machine_id;
 	int per_night;
 	struct point *pt;
@@ -75,7 +80,32 @@ struct series {
 	struct change_point cp[64];
 	int ncp;
 	size_t skipped;		/* runs without a value for the metric */
+	double *rv;		/* per night: every run's value, in order */
+	size_t *rnight;		/* the point (night) of rv[i] */
+	size_t nr, rcap;
 };
+
+/* Remember run value v of the current night (per-night series). */
+static int push_run(struct series *s, double v)
+{
+	if (s->nr == s->rcap) {
+		size_t nc = s->rcap ? 2 * s->rcap : 64;
+		double *nv = realloc(s->rv, nc * sizeof(*nv));
+		size_t *nn;
+
+		if (!nv)
+			return -ENOMEM;
+		s->rv = nv;
+		nn = realloc(s->rnight, nc * sizeof(*nn));
+		if (!nn)
+			return -ENOMEM;
+		s->rnight = nn;
+		s->rcap = nc;
+	}
+	s->rv[s->nr] = v;
+	s->rnight[s->nr++] = s->n - 1;
+	return 0;
+}
 
 static int push_point(struct series *s, const char *label, const char *date)
 {
@@ -144,7 +174,7 @@ static int add_run(void *ctx, const char *label, const char *date, const char *u
 	l->vals[l->nv++] = v;
 	if (!s->per_night)
 		p->value = v;
-	return 0;
+	return s->per_night ? push_run(s, v) : 0;
 }
 
 /*
@@ -155,13 +185,32 @@ static int add_run(void *ctx, const char *label, const char *date, const char *u
 static int load_series(struct store *db, const struct hist_opts *o, struct series *s)
 {
 	struct loading l = { .s = s };
-	int ret = store_series_points(db, o->metric, s->cell, s->machine_id, s->per_night,
+	int ret = store_series_points(db, o->metric, s->cell, s->machine_id, s->name, s->per_night,
 				      add_run, &l);
 
 	if (!ret && s->per_night && s->n && l.nv)
 		s->pt[s->n - 1].value = stats_median(l.vals, l.nv);
 	free(l.vals);
 	return ret;
+}
+
+/*
+ * The change points of a per-night series, found among its runs (s->rv)
+ * and moved to the night of the run where each step begins; two steps in
+ * one night count once. Returns their number or -ENOMEM.
+ */
+static int night_change_points(const struct hist_opts *o, struct series *s)
+{
+	struct change_point cp[64];
+	int n = stats_change_points(s->rv, s->nr, o->window, o->pvalue, o->min_change, cp, 64), k = 0;
+
+	for (int i = 0; i < n; i++) {
+		cp[i].index = s->rnight[cp[i].index];
+		if (k && s->cp[k - 1].index == cp[i].index)
+			continue;
+		s->cp[k++] = cp[i];
+	}
+	return n < 0 ? n : k;
 }
 
 /* Drop points with no value, then find change points and z-scores. */
@@ -171,9 +220,13 @@ static int analyse(const struct hist_opts *o, struct series *s)
 	double *x;
 	int n;
 
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
+		for (size_t r = 0; r < s->nr; r++)	/* runs follow their night */
+			if (s->rnight[r] == i)
+				s->rnight[r] = k;
 		if (!isnan(s->pt[i].value))
 			s->pt[k++] = s->pt[i];
+	}
 	s->n = k;
 	x = malloc((s->n + 1) * sizeof(*x));
 	s->z = malloc((s->n + 1) * sizeof(*s->z));
@@ -183,7 +236,10 @@ static int analyse(const struct hist_opts *o, struct series *s)
 	}
 	for (size_t i = 0; i < s->n; i++)
 		x[i] = s->pt[i].value;
-	n = stats_change_points(x, s->n, o->window, o->pvalue, o->min_change, s->cp, 64);
+	if (s->per_night)
+		n = night_change_points(o, s);
+	else
+		n = stats_change_points(x, s->n, o->window, o->pvalue, o->min_change, s->cp, 64);
 	stats_zscores(x, s->n, STATS_Z_LOOKBACK, STATS_Z_MIN_PRIOR, s->z);
 	free(x);
 	if (n < 0)
@@ -197,8 +253,10 @@ static void print_human(const struct hist_opts *o, const struct series *s, FILE 
 	char z[32];
 	int c = 0;
 
-	fprintf(f, "cell    %s\nmachine %s\nmetric  %s, %zu %s\n\n", s->cell, s->fp, o->metric,
-		s->n, s->per_night ? "nights (median of each night's runs)" : "runs");
+	fprintf(f, "cell    %s\nmachine %s (fingerprint %s)\nmetric  %s, %zu %s\n\n", s->cell,
+		*s->name ? s->name : "(unnamed)", s->fp, o->metric, s->n,
+		s->per_night ? "nights (median of each night's runs; change points tested on the runs)"
+			     : "runs");
 	fprintf(f, "%5s  %-32s %-20s %4s %14s %7s\n", "#", s->per_night ? "night" : "run",
 		"started", "runs", "value", "z");
 	for (size_t i = 0; i < s->n; i++) {
@@ -206,7 +264,8 @@ static void print_human(const struct hist_opts *o, const struct series *s, FILE 
 		int is_cp = c < s->ncp && s->cp[c].index == i, alarm = fabs(s->z[i]) >= STATS_Z_LIMIT;
 
 		if (is_cp)
-			fprintf(f, "%5s  ---- change point: %.6g -> %.6g (%+.1f%%), p %.2g ----\n", "",
+			fprintf(f, "%5s  ---- change point on %s: %.6g -> %.6g (%+.1f%%), p %.2g ----\n", "",
+				*s->name ? s->name : "(unnamed)",
 				s->cp[c].mean_before, s->cp[c].mean_after,
 				(s->cp[c].mean_after / s->cp[c].mean_before - 1) * 100, s->cp[c].p);
 		c += is_cp;
@@ -237,6 +296,7 @@ static void cp_json(struct json *j, const struct series *s, int i, int with_seri
 	if (with_series) {
 		json_str(j, "cell", s->cell);
 		json_str(j, "machine", s->fp);
+		json_str(j, "machine_name", s->name);
 	}
 	json_u64(j, "index", cp->index);
 	json_str(j, "label", s->pt[cp->index].label);
@@ -253,6 +313,7 @@ static void series_json(struct json *j, const struct hist_opts *o, const struct 
 	json_obj_open(j, NULL);
 	json_str(j, "cell", s->cell);
 	json_str(j, "machine", s->fp);
+	json_str(j, "machine_name", s->name);
 	json_str(j, "unit", s->per_night ? "night" : "run");
 	json_u64(j, "skipped_runs", s->skipped);
 	json_arr_open(j, "points");
@@ -298,7 +359,8 @@ struct listing {
 };
 
 /* Add one (cell, machine) series. */
-static int add_series(void *ctx, const char *cell, int64_t machine_id, const char *fp, int nightly)
+static int add_series(void *ctx, const char *cell, int64_t machine_id, const char *fp,
+		      const char *name, int nightly)
 {
 	struct listing *l = ctx;
 	struct series *ns = realloc(l->s, (l->n + 1) * sizeof(*ns));
@@ -310,6 +372,7 @@ static int add_series(void *ctx, const char *cell, int64_t machine_id, const cha
 	ns[l->n].cell = strdup(cell);
 	ns[l->n].machine_id = machine_id;
 	snprintf(ns[l->n].fp, sizeof(ns[0].fp), "%s", fp);
+	snprintf(ns[l->n].name, sizeof(ns[0].name), "%s", name);
 	ns[l->n].per_night = !l->o->per_run && nightly;
 	return ns[l->n++].cell ? 0 : -ENOMEM;
 }
@@ -350,7 +413,7 @@ int cmd_history(int argc, char **argv)
 	if (!ret && ns == 0) {
 		error("history: no successful runs of a cell matching '%s'%s%s", o.cell,
 		      o.machine ? " on machine " : "", o.machine ? o.machine : "");
-		hint("list the stored runs with 'sgabench runs --db %s'", o.io.db);
+		hint("list the stored runs with 'sgabench runs --db %s'", store_path(db));
 		ret = EX_RESOURCE;
 		goto out;
 	}
@@ -395,6 +458,8 @@ out:
 		free(s[i].cell);
 		free(s[i].pt);
 		free(s[i].z);
+		free(s[i].rv);
+		free(s[i].rnight);
 	}
 	free(s);
 	store_close(db);

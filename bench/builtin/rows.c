@@ -8,8 +8,8 @@
 
 const struct opt builtin_db_rows[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct db_cfg, db),
-	  .metavar = "PATH", .def = STORE_DEFAULT_PATH,
-	  .help = "database: an SQLite file, or a postgresql:// URI (SGABENCH_DB when not given)" },
+	  .metavar = "PATH", .defhelp = "$SGABENCH_DB, else " STORE_DEFAULT_PATH,
+	  .help = "database: an SQLite file, or a postgresql:// URI" },
 	{ NULL },
 };
 

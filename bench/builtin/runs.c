@@ -6,6 +6,8 @@
 #include "lib/json.h"
 #include "lib/log.h"
 #include "lib/opt.h"
+#include "machine/sysinfo.h"
+#include "output/envelope.h"
 #include "store/query.h"
 #include "store/store.h"
 
@@ -14,6 +16,7 @@ struct runs_cfg {
 	uint64_t limit;
 	const char *label;
 	const char *backend;
+	const char *machine;
 	int failed;
 };
 
@@ -29,6 +32,9 @@ static const struct opt runs_opts[] = {
 	{ .name = "backend", .type = OPT_STR, .off = F(backend),
 	  .metavar = "NAME",
 	  .help = "only this backend (native, model:%, ...)" },
+	{ .name = "machine", .type = OPT_STR, .off = F(machine),
+	  .metavar = "NAME",
+	  .help = "only runs of the machine named NAME (SGABENCH_MACHINE when it ran)" },
 	{ .name = "failed", .type = OPT_FLAG, .off = F(failed),
 	  .help = "only failed runs" },
 	{ NULL },
@@ -62,13 +68,14 @@ static int print_run(void *ctx, const struct store_run_row *r)
 		json_i64(j, "rounds", r->rounds);
 		json_str(j, "label", r->label);
 		json_str(j, "fingerprint", r->fingerprint);
+		json_str(j, "machine", r->machine_name);
 		json_str(j, "reason", r->reason);
 		json_str(j, "cell", r->cell);
 		json_obj_close(j);
 		return 0;
 	}
-	printf("%5lld  %.8s  %-20s  %-22.22s  %-6s  %-7s %5d  %-4s %-4s %-5s %10lld  %s%s%s\n",
-	       (long long)r->id, r->uuid, r->started_at, r->backend, r->status, r->workload,
+	printf("%5lld  %.8s  %-20s  %-12.12s  %-22.22s  %-6s  %-7s %5d  %-4s %-4s %-5s %10lld  %s%s%s\n",
+	       (long long)r->id, r->uuid, r->started_at, r->machine_name, r->backend, r->status, r->workload,
 	       (int)r->tasks, r->page_size, r->align, r->backing, (long long)r->rounds, r->label,
 	       *r->reason ? "  failed: " : "", r->reason);
 	return 0;
@@ -80,7 +87,9 @@ int cmd_runs(int argc, char **argv)
 	struct store_runs_filter f;
 	struct runs_print p = { .c = &c };
 	struct store *db;
+	struct sysinfo si;
 	struct json j;
+	char shown[1024];
 	int ret;
 
 	ret = opt_parse(runs_opts, &c, argc, argv, "runs", "[OPTIONS]", NULL, NULL);
@@ -89,15 +98,19 @@ int cmd_runs(int argc, char **argv)
 	ret = store_open_ro(c.io.db, &db);
 	if (ret)
 		return ret;
-	c.io.db = store_path(db);
-	f = (struct store_runs_filter){ c.label, c.backend, c.failed, c.limit };
+	c.io.db = store_display(store_path(db), shown, sizeof(shown));
+	f = (struct store_runs_filter){ c.label, c.backend, c.failed, c.limit, c.machine };
 	p.j = &j;
-	if (c.io.json) {
+	if (c.io.json) {	/* the envelope every JSON document starts with, then the runs */
 		json_init(&j, stdout, 1);
-		json_arr_open(&j, NULL);
+		json_obj_open(&j, NULL);
+		sysinfo_collect(&si);
+		envelope_json(&j, &si, "runs");
+		json_str(&j, "database", c.io.db);
+		json_arr_open(&j, "runs");
 	} else {
-		printf("%5s  %-8s  %-20s  %-22s  %-6s  %-7s %5s  %-4s %-4s %-5s %10s  %s\n", "id", "uuid",
-		       "started (UTC)", "backend", "status", "pattern", "tasks", "page", "algn", "back",
+		printf("%5s  %-8s  %-20s  %-12s  %-22s  %-6s  %-7s %5s  %-4s %-4s %-5s %10s  %s\n", "id",
+		       "uuid", "started (UTC)", "machine", "backend", "status", "pattern", "tasks", "page", "algn", "back",
 		       "rounds", "label");
 	}
 	ret = store_list_runs(db, &f, print_run, &p);
@@ -108,6 +121,7 @@ int cmd_runs(int argc, char **argv)
 	}
 	if (c.io.json) {
 		json_arr_close(&j);
+		json_obj_close(&j);
 		json_end(&j);
 	} else if (!p.n) {
 		printf("(no runs in %s)\n", c.io.db);

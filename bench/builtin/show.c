@@ -81,6 +81,7 @@ int cmd_show(int argc, char **argv)
 	v.si = &si;
 	v.command = "show";
 	v.fingerprint = s.fingerprint;
+	v.machine_name = s.machine_name;
 	v.machine_json = s.machine_json;
 	v.describe = s.cell;
 	v.groups = perf_group_text(config_events(s.config_json, events, sizeof(events)), groups,

@@ -460,11 +460,12 @@ int cmd_table(int argc, char **argv)
 	}
 	v.native = tc.backend == TABLE_NATIVE || (tc.backend == TABLE_AUTO && !v.reason);
 	v.beside = !v.native && tc.backend != TABLE_MODEL && (v.can_count || tc.native_normal);
-	v.path = tc.db ? tc.db : STORE_DEFAULT_PATH;
 	if (!tc.no_store) {
-		ret = store_open(v.path, &db);
+		/* tc.db NULL: SGABENCH_DB, else the default (store_resolve) */
+		ret = store_open(tc.db, &db);
 		if (ret)
 			return ret;
+		v.path = store_path(db);
 	}
 	v.stored = db != NULL;
 	t0 = clock_now_s();

@@ -19,6 +19,8 @@ struct json;
 struct cmp_row {
 	const char *cell;	/* points into the candidate runset */
 	int64_t machine_id;	/* -1 when cross-machine */
+	int64_t group;		/* the machine (id and name) its runs share: run_ref.group */
+	const char *machine;	/* the machine's name (SGABENCH_MACHINE); NULL when cross-machine */
 	const char *metric;	/* points into the run values */
 	int higher_better;
 	size_t nb, nc;		/* runs with a value */
@@ -51,7 +53,9 @@ struct cmp {
 	/* options (builtin/compare.c's table fills these) */
 	const char *baseline, *candidate, *metrics, *cell, *hb_last, *mt_last, *osn_last, *ia_last;
 	const char *side_cell[2];	/* --baseline-cell, --candidate-cell: in place of --cell */
-	int store, cross;
+	const char *machine;		/* --machine NAME: only that machine's runs */
+	const char *config;		/* --config FILE: a sweep config's verdict rules */
+	int store, cross, verbose;
 	struct decide_params dp;
 	char *hb[CMP_MAX_LIST];
 	size_t nhb;
@@ -86,6 +90,16 @@ struct cmp {
 #define CMP_FLOOR_SEED		20161216u
 /* Fewest runs of a baseline label (night) that count as a session for the range between nights. */
 #define CMP_SESSION_MIN_RUNS	2
+
+/*
+ * The options a sweep config's rules stand for: "--metric M,... [--higher-better
+ * M,...] SWEEP_COMPARE_ARGS..." from its SWEEP_METRICS (NAME:higher|lower ...)
+ * and SWEEP_COMPARE_ARGS, as scripts/nightly passes them, into a fresh argv
+ * of *n strings (free with cmp_config_free). Returns 0, -ENOENT (no such
+ * file), -EINVAL (why in why[0..len-1]) or -ENOMEM.
+ */
+int cmp_config_args(const char *path, char ***out, int *n, char *why, size_t len);
+void cmp_config_free(char **argv, int n);
 
 /*
  * Whether the baseline's and the candidate's runs of the cell interleave
@@ -217,6 +231,22 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f);
 
 /* Write every row to the verdict table in one transaction. Returns 0 or -1 (printed). */
 int cmp_store_verdicts(struct cmp *c);
+
+/*
+ * The tokens of cell that differ between c's rows (common 0), or those
+ * every row shares (common 1), into buf.
+ */
+void cmp_cell_tokens(const struct cmp *c, const char *cell, int common, char *buf, size_t len);
+
+/* Row r's change in words ("4.40 times slower (95 % CI 4.2-4.6, p 5e-05)") into buf. */
+void cmp_change_words(const struct cmp_row *r, char *buf, size_t len);
+
+/*
+ * The answer first: "regression: machine A, CELL: METRIC WORDS" for each
+ * regression and improvement, then for each machine without a regression
+ * "no regression on A; the smallest change each cell could resolve ...".
+ */
+void cmp_print_headlines(const struct cmp *c, FILE *f);
 
 void cmp_print_human(const struct cmp *c, FILE *f);
 void cmp_print_json(const struct cmp *c, FILE *f);

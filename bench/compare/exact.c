@@ -54,16 +54,23 @@ static int all_equal(const double *x, size_t n)
 	return 1;
 }
 
-/* Whether every run of the group cell/mach on side is of a deterministic backend. */
+/*
+ * Whether side has runs of the group cell/mach (mach: the machine group,
+ * run_ref.group) and every one is of a deterministic backend.
+ */
 static int side_deterministic(const struct cmp *c, int side, const char *cell, int64_t mach)
 {
 	const struct runset *rs = side ? &c->cand : &c->base;
+	size_t seen = 0;
 
-	for (size_t i = 0; i < rs->n; i++)
-		if (strcmp(rs->run[i].cell, cell) == 0 && (c->cross || rs->run[i].machine_id == mach) &&
-		    !deterministic(cmp_full_cell(c, side, i)))
+	for (size_t i = 0; i < rs->n; i++) {
+		if (strcmp(rs->run[i].cell, cell) != 0 || (!c->cross && rs->run[i].group != mach))
+			continue;
+		if (!deterministic(cmp_full_cell(c, side, i)))
 			return 0;
-	return 1;
+		seen++;
+	}
+	return seen > 0;
 }
 
 int cmp_row_exact(struct cmp *c, const char *cell, int64_t mach, const char *metric,

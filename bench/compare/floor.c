@@ -14,7 +14,7 @@
 /* Whether run r belongs to the group of cell/machine (as pair.c's in_group). */
 static int in_cell(const struct cmp *c, const struct run_ref *r, const char *cell, int64_t mach)
 {
-	return strcmp(r->cell, cell) == 0 && (c->cross || r->machine_id == mach);
+	return strcmp(r->cell, cell) == 0 && (c->cross || r->group == mach);
 }
 
 /* The earliest and latest start of rs's runs in the cell (ISO UTC strings sort as times). */

@@ -28,6 +28,7 @@ static void drop_overlap(struct cmp *c)
 		free(c->base.run[i].label);
 		free(c->base.run[i].started_at);
 		free(c->base.run[i].uuid);
+		free(c->base.run[i].machine_name);
 	}
 	c->overlap = c->base.n - k;
 	c->base.n = k;
@@ -47,10 +48,49 @@ static int load_side(struct cmp *c, const struct runset *rs, struct run_values *
 	return 0;
 }
 
-/* Whether run r belongs to the group of cell/machine. */
+/* Whether run r belongs to the group of cell/machine (mach: a run_ref's group). */
 static int in_group(const struct cmp *c, const struct run_ref *r, const char *cell, int64_t mach)
 {
-	return strcmp(r->cell, cell) == 0 && (c->cross || r->machine_id == mach);
+	return strcmp(r->cell, cell) == 0 && (c->cross || r->group == mach);
+}
+
+/*
+ * Number the machines of both sides: runs share a group when they share
+ * the machine fingerprint (machine_id) and the machine's name, so two
+ * machines of one fingerprint are never paired with each other.
+ */
+static void assign_groups(struct cmp *c)
+{
+	struct runset *rs[2] = { &c->base, &c->cand };
+	const struct run_ref **first = calloc(c->base.n + c->cand.n + 1, sizeof(*first));
+	size_t ng = 0;
+
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < rs[side]->n; i++) {
+			struct run_ref *r = &rs[side]->run[i];
+			size_t g;
+
+			for (g = 0; first && g < ng; g++)
+				if (first[g]->machine_id == r->machine_id &&
+				    strcmp(first[g]->machine_name, r->machine_name) == 0)
+					break;
+			if (first && g == ng)
+				first[ng++] = r;
+			r->group = first ? (int64_t)g : r->machine_id;
+		}
+	free(first);
+}
+
+/* The first run of group mach (on either side), for its machine id and name. */
+static const struct run_ref *group_run(const struct cmp *c, int64_t mach)
+{
+	for (size_t i = 0; i < c->cand.n; i++)
+		if (c->cand.run[i].group == mach)
+			return &c->cand.run[i];
+	for (size_t i = 0; i < c->base.n; i++)
+		if (c->base.run[i].group == mach)
+			return &c->base.run[i];
+	return NULL;
 }
 
 /* Add name to the set names[0..*n) unless present. */
@@ -141,7 +181,9 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 	r = &c->rows[c->nrows++];
 	memset(r, 0, sizeof(*r));
 	r->cell = cell;
-	r->machine_id = c->cross ? -1 : mach;
+	r->group = mach;
+	r->machine_id = c->cross || !group_run(c, mach) ? -1 : group_run(c, mach)->machine_id;
+	r->machine = c->cross || !group_run(c, mach) ? NULL : group_run(c, mach)->machine_name;
 	r->metric = metric;
 	r->higher_better = cmp_higher_better(c, metric);
 	r->nb = nb;
@@ -218,7 +260,7 @@ static int seen_before(const struct cmp *c, const struct runset *rs, size_t end,
 		       const struct run_ref *r)
 {
 	for (size_t i = 0; i < end; i++)
-		if (in_group(c, &rs->run[i], r->cell, r->machine_id))
+		if (in_group(c, &rs->run[i], r->cell, r->group))
 			return 1;
 	return 0;
 }
@@ -255,6 +297,7 @@ int cmp_build_rows(struct cmp *c)
 	drop_overlap(c);
 	if (cmp_ignore_apply(c))
 		goto out;
+	assign_groups(c);
 	xb = malloc((c->base.n + 1) * sizeof(*xb));
 	xc = malloc((c->cand.n + 1) * sizeof(*xc));
 	if (!xb || !xc)
@@ -276,7 +319,7 @@ int cmp_build_rows(struct cmp *c)
 				}
 			continue;
 		}
-		ret = group_rows(c, r->cell, r->machine_id, xb, xc);
+		ret = group_rows(c, r->cell, r->group, xb, xc);
 	}
 	for (size_t i = 0; i < c->base.n && !ret; i++) {
 		const struct run_ref *r = &c->base.run[i];

@@ -41,8 +41,7 @@ static int common_token(const struct cmp *c, const char *tok, size_t l)
 	return 1;
 }
 
-/* Write the tokens of cell that differ between rows (common 0), or those all rows share (common 1). */
-static void cell_tokens(const struct cmp *c, const char *cell, int common, char *buf, size_t len)
+void cmp_cell_tokens(const struct cmp *c, const char *cell, int common, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -63,7 +62,7 @@ static void cell_tokens(const struct cmp *c, const char *cell, int common, char 
 
 void cmp_cell_varying(const struct cmp *c, const char *cell, char *buf, size_t len)
 {
-	cell_tokens(c, cell, 0, buf, len);
+	cmp_cell_tokens(c, cell, 0, buf, len);
 }
 
 /* A row's p or q for the table: "exact" for an exact row's p, "-" when there is none. */
@@ -77,7 +76,7 @@ static const char *fmt_p(const struct cmp_row *r, double x, int is_p, char *buf,
 	return buf;
 }
 
-/* Number of distinct machines among the rows. */
+/* Number of distinct machines (fingerprint and name) among the rows. */
 static int machines(const struct cmp *c)
 {
 	int n = 0;
@@ -86,16 +85,46 @@ static int machines(const struct cmp *c)
 		int seen = 0;
 
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = c->rows[k].machine_id == c->rows[i].machine_id;
+			seen = c->rows[k].group == c->rows[i].group;
 		n += !seen;
 	}
 	return n;
 }
 
+/* Print note, each row's whole cell in it shortened to the tokens that vary. */
+static void print_note(const struct cmp *c, const char *note, FILE *f)
+{
+	char cell[512];
+
+	fputs("note: ", f);
+	while (*note) {
+		const char *at = NULL;
+		size_t k = 0, l;
+
+		for (size_t i = 0; i < c->nrows; i++) {
+			const char *p = strstr(note, c->rows[i].cell);
+
+			if (p && (!at || p < at)) {
+				at = p;
+				k = i;
+			}
+		}
+		if (!at || c->nrows < 2) {
+			fputs(note, f);
+			break;
+		}
+		l = strlen(c->rows[k].cell);
+		cmp_cell_tokens(c, c->rows[k].cell, 0, cell, sizeof(cell));
+		fprintf(f, "%.*s%s", (int)(at - note), note, cell);
+		note = at + l;
+	}
+	fputc('\n', f);
+}
+
 void cmp_print_notes(const struct cmp *c, FILE *f)
 {
 	for (size_t i = 0; i < c->nnotes; i++)
-		fprintf(f, "note: %s\n", c->notes[i]);
+		print_note(c, c->notes[i], f);
 }
 
 static void fmt_ci(const struct cmp_row *r, char *buf, size_t len)
@@ -113,6 +142,8 @@ static const char *fmt_pct(double x, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else if (isinf(x))
 		snprintf(buf, len, "none");
+	else if (x * 100 >= 999.5)
+		snprintf(buf, len, ">999%%");
 	else
 		snprintf(buf, len, "%.3g%%", x * 100);
 	return buf;
@@ -134,35 +165,43 @@ static const char *metric_thresholds(const struct cmp *c, char *buf, size_t len)
 
 void cmp_print_human(const struct cmp *c, FILE *f)
 {
-	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512], pb[16], qb[16];
-	int cw = 4, many = machines(c) > 1 && !c->cross;
+	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512], pb[16], qb[16], mach[96];
+	int cw = 4, mw = 7, many = machines(c) > 1 && !c->cross;
 
+	cmp_print_headlines(c, f);
+	fputc('\n', f);
 	fprintf(f, "baseline  %s = %s (%zu runs)\ncandidate %s = %s (%zu runs)\n", c->baseline,
 		c->base.resolved, c->base.n, c->candidate, c->cand.resolved, c->cand.n);
 	if (c->cross)
 		fprintf(f, "CROSS-MACHINE: runs paired by cell across machine fingerprints\n");
 	else if (!many)
-		fprintf(f, "machine   %s\n", machine_fp(c, c->rows[0].machine_id, fp, sizeof(fp)));
-	cell_tokens(c, c->rows[0].cell, 1, cell, sizeof(cell));
+		fprintf(f, "machine   %s (fingerprint %s)\n", c->rows[0].machine,
+			machine_fp(c, c->rows[0].machine_id, fp, sizeof(fp)));
+	cmp_cell_tokens(c, c->rows[0].cell, 1, cell, sizeof(cell));
 	fprintf(f, "common    %s\n", cell);
 	cmp_print_ignored(c, f, 1);
 	fputc('\n', f);
 	for (size_t i = 0; i < c->nrows; i++) {
-		cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
+		cmp_cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
 		if ((int)strlen(cell) > cw)
 			cw = (int)strlen(cell);
+		if (many && (int)strlen(c->rows[i].machine) + 15 > mw)
+			mw = (int)strlen(c->rows[i].machine) + 15;
 	}
-	fprintf(f, "%-*s %s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
-		many ? "machine      " : "", "metric", "n_b", "n_c", "base", "cand",
+	fprintf(f, "%-*s %-*s%s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
+		many ? mw : 0, many ? "machine" : "", many ? " " : "", "metric", "n_b", "n_c", "base", "cand",
 		"ratio", "95% CI", "p", "q", "floor", "MDE", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
-		cell_tokens(c, r->cell, 0, cell, sizeof(cell));
+		cmp_cell_tokens(c, r->cell, 0, cell, sizeof(cell));
 		fmt_ci(r, ci, sizeof(ci));
 		fprintf(f, "%-*s ", cw, cell);
-		if (many)
-			fprintf(f, "%-12s ", machine_fp(c, r->machine_id, fp, sizeof(fp)));
+		if (many) {
+			snprintf(mach, sizeof(mach), "%s (%.12s)", r->machine,
+				 machine_fp(c, r->machine_id, fp, sizeof(fp)));
+			fprintf(f, "%-*s ", mw, mach);
+		}
 		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9s %9s %6s %6s  %s%s",
 			r->metric, r->nb, r->nc, r->estb, r->estc, r->ci.ratio, ci,
 			fmt_p(r, r->mwu.p, 1, pb, sizeof(pb)), fmt_p(r, r->q, 0, qb, sizeof(qb)),
@@ -184,13 +223,21 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 		cmp_any_one_sided(c) ? "[qN] (one-sided noise): base, cand and the ratio are each side's Nth "
 		"percentile, its best runs, not its median, and p is a permutation test on it\n" : "");
 	cmp_print_exact(c, f);
+	/* which designs each cell paired: part of the answer, not a note */
+	cmp_print_ignored(c, f, 0);
+	if (!c->verbose) {
+		if (c->nnotes)
+			fprintf(f, "(%zu note%s: --verbose shows them, and why each row was judged so)\n",
+				c->nnotes, c->nnotes == 1 ? "" : "s");
+		return;
+	}
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].v == V_REGRESSION || c->rows[i].v == V_INSUFFICIENT) {
-			cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
-			fprintf(f, "%s: %s %s: %s\n", stats_verdict_name(c->rows[i].v), cell,
-				c->rows[i].metric, c->rows[i].why);
+			cmp_cell_tokens(c, c->rows[i].cell, 0, cell, sizeof(cell));
+			fprintf(f, "why %s: %s%s%s %s: %s\n", stats_verdict_name(c->rows[i].v),
+				c->rows[i].machine ? c->rows[i].machine : "", c->rows[i].machine ? ", " : "",
+				cell, c->rows[i].metric, c->rows[i].why);
 		}
-	cmp_print_ignored(c, f, 0);
 	cmp_print_notes(c, f);
 }
 
@@ -217,6 +264,10 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 		json_str(j, "machine", machine_fp(c, r->machine_id, fp, sizeof(fp)));
 	else
 		json_null(j, "machine");
+	if (r->machine)
+		json_str(j, "machine_name", r->machine);
+	else
+		json_null(j, "machine_name");
 	json_str(j, "metric", r->metric);
 	json_bool(j, "higher_better", r->higher_better);
 	json_u64(j, "n_base", r->nb);
@@ -257,6 +308,29 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_obj_close(j);
 }
 
+/* "headlines": the lines the human output leads with (cmp_print_headlines), one string each. */
+static void headlines_json(const struct cmp *c, struct json *j)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	json_arr_open(j, "headlines");
+	if (m) {
+		cmp_print_headlines(c, m);
+		fclose(m);
+		for (char *p = buf, *nl; p && *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				break;
+			*nl = '\0';
+			json_str(j, NULL, p);
+		}
+	}
+	json_arr_close(j);
+	free(buf);
+}
+
 void cmp_print_json(const struct cmp *c, FILE *f)
 {
 	char *method = NULL;
@@ -279,6 +353,7 @@ void cmp_print_json(const struct cmp *c, FILE *f)
 	cmp_ignored_json(c, &j, NULL);
 	if (method)
 		json_raw(&j, "method", method);
+	headlines_json(c, &j);
 	json_arr_open(&j, "rows");
 	for (size_t i = 0; i < c->nrows; i++)
 		row_json(c, &j, &c->rows[i]);

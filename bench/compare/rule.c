@@ -241,7 +241,7 @@ int cmp_store_verdicts(struct cmp *c)
 			.ratio = r->ci.ratio, .ci_lo = r->ci.lo, .ci_hi = r->ci.hi,
 			.p_value = r->mwu.p, .q_value = r->q,
 			.verdict = stats_verdict_name(r->v), .method = method[i], .reason = r->why,
-			.noise_floor = r->floor, .mde = r->mde,
+			.noise_floor = r->floor, .mde = r->mde, .machine_name = r->machine,
 		};
 	}
 	if (!ret)

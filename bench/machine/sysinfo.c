@@ -18,12 +18,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "machine/cpuid.h"
 #include "lib/json.h"
+#include "lib/log.h"
 #include "lib/parse.h"
 #include "machine/place.h"
 #include "machine/sysinfo.h"
@@ -364,6 +366,34 @@ int sysinfo_pool(uint64_t page_size, struct si_pool *p)
 	return 0;
 }
 
+int sysinfo_name_ok(const char *name)
+{
+	size_t l = name ? strlen(name) : 0;
+
+	return l >= 1 && l <= 63 &&
+	       strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == l;
+}
+
+/*
+ * The machine's name, as LNT names machines: SGABENCH_MACHINE, else the
+ * hostname. A name that sysinfo_name_ok refuses is warned about (once) and
+ * the hostname used.
+ */
+static void machine_name(struct sysinfo *si)
+{
+	static int warned;
+	const char *env = getenv("SGABENCH_MACHINE");
+
+	if (env && *env && sysinfo_name_ok(env)) {
+		snprintf(si->machine_name, sizeof(si->machine_name), "%s", env);
+		return;
+	}
+	if (env && *env && !warned++)
+		warning("SGABENCH_MACHINE '%s' is not a machine name (1-63 of A-Z a-z 0-9 . _ -): "
+			"using the hostname '%s'", env, si->hostname);
+	snprintf(si->machine_name, sizeof(si->machine_name), "%s", si->hostname[0] ? si->hostname : "unknown");
+}
+
 void sysinfo_collect(struct sysinfo *si)
 {
 	struct utsname u;
@@ -375,6 +405,7 @@ void sysinfo_collect(struct sysinfo *si)
 		snprintf(si->arch, sizeof(si->arch), "%.15s", u.machine);
 		snprintf(si->kernel, sizeof(si->kernel), "%.127s", u.release);
 	}
+	machine_name(si);
 	collect_cpu(si);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	si->ncpus = n > 0 ? (unsigned)n : 1;

@@ -23,6 +23,7 @@ struct si_pool {
 
 struct sysinfo {
 	char hostname[64];
+	char machine_name[64];	/* SGABENCH_MACHINE, else the hostname: not in the fingerprint */
 	char arch[16];		/* uname -m */
 	char cpu_vendor[32];
 	char cpu_model[128];
@@ -59,6 +60,13 @@ void sysinfo_collect(struct sysinfo *si);
  * perf_event_paranoid, VM-ness and governor; also arch, online CPUs and the
  * core PMU name. Not the hostname. */
 void sysinfo_fingerprint(struct sysinfo *si);
+
+/*
+ * Whether name can name a machine (SGABENCH_MACHINE): 1 to 63 of the
+ * characters A-Z a-z 0-9 . _ - (a hostname's), so that it needs no
+ * quoting in a shell, a URL or a KCIDB path.
+ */
+int sysinfo_name_ok(const char *name);
 
 /* Write si as a JSON object member named key (NULL at top level). */
 void sysinfo_json(const struct sysinfo *si, struct json *j, const char *key);

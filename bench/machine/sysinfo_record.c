@@ -221,6 +221,7 @@ void sysinfo_print(const struct sysinfo *si, FILE *f)
 
 	fprintf(f, "%-18s %s\n", "fingerprint", si->fingerprint);
 	fprintf(f, "%-18s %s\n", "hostname", si->hostname);
+	fprintf(f, "%-18s %s (SGABENCH_MACHINE, else the hostname)\n", "machine", si->machine_name);
 	fprintf(f, "%-18s %s\n", "arch", si->arch);
 	fprintf(f, "%-18s %s %s (family %u model %u stepping %u)\n", "cpu",
 		si->cpu_vendor, si->cpu_model, si->family, si->model, si->stepping);

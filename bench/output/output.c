@@ -125,7 +125,8 @@ void output_human(FILE *f, const struct run_view *v)
 	fputc('\n', f);
 	if (v->describe)
 		fprintf(f, "  %s\n", v->describe);
-	fprintf(f, "  machine %s, seed %llu, %.3f s in all\n", v->fingerprint,
+	fprintf(f, "  machine %s%s%s%s, seed %llu, %.3f s in all\n", v->machine_name ? v->machine_name : "",
+		v->machine_name ? " (fingerprint " : "", v->fingerprint, v->machine_name ? ")" : "",
 		(unsigned long long)r->seed, r->wall_s);
 	if (r->reason[0])
 		fprintf(f, "  failed: %s\n", r->reason);
@@ -201,6 +202,8 @@ void output_json(FILE *f, const struct run_view *v)
 	json_obj_open(&j, NULL);
 	envelope_json(&j, v->si, v->command);
 	json_str(&j, "machine_fingerprint", v->fingerprint);
+	if (v->machine_name)
+		json_str(&j, "machine_name", v->machine_name);
 	if (v->run_id)
 		json_i64(&j, "run_id", v->run_id);
 	else

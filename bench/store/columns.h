@@ -60,7 +60,8 @@ enum col_flag {
 	X(RUN_LABEL, "label", COL_TEXT, 0) \
 	X(RUN_CONFIG_JSON, "config_json", COL_TEXT, 0) \
 	X(RUN_STATUS, "status", COL_TEXT, 0) \
-	X(RUN_REASON, "reason", COL_TEXT, 0)
+	X(RUN_REASON, "reason", COL_TEXT, 0) \
+	X(RUN_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 3 */
 
 #define TASK_COLUMNS(X) \
 	X(TASK_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \
@@ -153,7 +154,8 @@ enum col_flag {
 	X(VERDICT_METHOD, "method", COL_TEXT, 0) \
 	X(VERDICT_REASON, "reason", COL_TEXT, 0) \
 	X(VERDICT_NOISE_FLOOR, "noise_floor", COL_REAL, 0) \
-	X(VERDICT_MDE, "mde", COL_REAL, 0)
+	X(VERDICT_MDE, "mde", COL_REAL, 0) \
+	X(VERDICT_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 3 */
 
 #define COLUMN_ENUM(e, name, type, flags) e,
 enum machine_col { MACHINE_COLUMNS(COLUMN_ENUM) MACHINE_NCOL };

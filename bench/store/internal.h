@@ -23,6 +23,14 @@ struct store {
 };
 
 /*
+ * Let a database of an older schema, opened read-only (not migrated), be
+ * read with today's queries: temporary views, which shadow the tables,
+ * add the later columns with what they stand for (run.machine_name: the
+ * machine's hostname). Returns 0 or -EIO.
+ */
+int store_compat_views(struct store *s, int v);
+
+/*
  * The five columns value, raw, enabled, running, missing of a value or
  * window_value row for one counter, into v[0..4]: a value and raw only when
  * counted, the times when it was scheduled at all, the reason when missing.

@@ -154,12 +154,21 @@ const struct named_stmt store_named[] = {
 	  "SELECT name || ', ' || started_at || ', order seed ' || COALESCE(CAST(order_seed AS TEXT), '?') AS sweep"
 	  " FROM sweep WHERE uuid = ?1", NULL },
 	/* ---- scripts/nightly ---- */
-	{ "label-runs", 2, 0, "LABEL STATUS", "how many runs carry LABEL with STATUS (ok, failed)",
-	  "SELECT COUNT(*) AS runs FROM run WHERE label = ?1 AND status = ?2", NULL },
-	{ "nights-before", 1, 0, "LABEL",
-	  "how many other nightly labels have ok runs on the machines that ran LABEL",
+	{ "label-runs", 3, 0, "LABEL STATUS MACHINE",
+	  "how many runs of the machine named MACHINE (empty: any) carry LABEL with STATUS (ok, failed)",
+	  "SELECT COUNT(*) AS runs FROM run WHERE label = ?1 AND status = ?2"
+	  " AND (?3 = '' OR machine_name = ?3)", NULL },
+	{ "nights-before", 2, 0, "LABEL MACHINE",
+	  "how many other nightly labels have ok runs of the machine named MACHINE (empty: of the"
+	  " machines that ran LABEL)",
 	  "SELECT COUNT(DISTINCT label) AS nights FROM run WHERE label GLOB 'nightly-*' AND status = 'ok'"
-	  " AND label <> ?1 AND machine_id IN (SELECT machine_id FROM run WHERE label = ?1)", NULL },
+	  " AND label <> ?1 AND (CASE WHEN ?2 = '' THEN machine_id IN"
+	  " (SELECT machine_id FROM run WHERE label = ?1) ELSE machine_name = ?2 END)", NULL },
+	{ "runs-interrupted", 3, 1, "LABEL MACHINE SINCE",
+	  "relabel the runs of an interrupted sweep, LABEL (or LABEL-A, LABEL-B) of the machine named"
+	  " MACHINE started at or after SINCE, as interrupted:LABEL: no night is left half measured",
+	  "UPDATE run SET label = 'interrupted:' || label WHERE (label = ?1 OR label = ?1 || '-A'"
+	  " OR label = ?1 || '-B') AND machine_name = ?2 AND started_at >= ?3", NULL },
 	/* ---- report/mkreport ---- */
 	{ "model-runs", 1, 0, "LABEL", "successful model runs (of LABEL; empty: any)",
 	  "SELECT COUNT(*) AS runs FROM run r WHERE " OK_RUN " AND backend LIKE 'model:%'"

@@ -300,6 +300,10 @@ int pg_open(const char *uri, int migrate, struct store **out)
 		store_close(s);
 		return -EPROTONOSUPPORT;
 	}
+	if (!migrate && store_compat_views(s, v)) {
+		store_close(s);
+		return -EIO;
+	}
 	*out = s;
 	return 0;
 }

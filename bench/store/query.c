@@ -31,10 +31,11 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 	static const char *q =
 		"SELECT r.id, r.uuid, r.started_at, r.backend, r.status, r.workload, r.tasks,"
 		" r.page_size, COALESCE(r.align, ''), COALESCE(r.backing, ''), r.rounds,"
-		" COALESCE(r.label, ''), m.fingerprint, COALESCE(r.reason, ''), r.cell"
+		" COALESCE(r.label, ''), m.fingerprint, COALESCE(r.reason, ''), r.cell,"
+		" COALESCE(r.machine_name, '')"
 		" FROM run r JOIN machine m ON m.id = r.machine_id"
 		" WHERE (?1 IS NULL OR r.label LIKE ?1) AND (?2 IS NULL OR r.backend LIKE ?2)"
-		" AND (?3 = 0 OR r.status = 'failed')"
+		" AND (?3 = 0 OR r.status = 'failed') AND (?5 IS NULL OR r.machine_name = ?5)"
 		" ORDER BY r.started_at DESC, r.id DESC LIMIT ?4";
 	struct stmt *st = stmt_prepare(s, q);
 	int rc = 0, ret = 0;
@@ -45,6 +46,7 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 	stmt_bind_text(st, 2, f->backend);
 	stmt_bind_int64(st, 3, f->failed);
 	stmt_bind_int64(st, 4, f->limit > INT64_MAX ? INT64_MAX : (int64_t)f->limit);
+	stmt_bind_text(st, 5, f->machine);
 	while (!ret && (rc = stmt_step(st)) == STMT_ROW) {
 		struct store_run_row r = {
 			.id = stmt_col_int64(st, 0), .uuid = text(st, 1),
@@ -53,6 +55,7 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 			.page_size = text(st, 7), .align = text(st, 8), .backing = text(st, 9),
 			.rounds = stmt_col_int64(st, 10), .label = text(st, 11),
 			.fingerprint = text(st, 12), .reason = text(st, 13), .cell = text(st, 14),
+			.machine_name = text(st, 15),
 		};
 
 		ret = fn(ctx, &r);
@@ -60,32 +63,33 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 	return done(st, ret, rc);
 }
 
-int store_list_series(struct store *s, const char *cell_glob, const char *fp_prefix,
+int store_list_series(struct store *s, const char *cell_glob, const char *machine,
 		      int (*fn)(void *ctx, const char *cell, int64_t machine_id,
-				const char *fp, int nightly), void *ctx)
+				const char *fp, const char *name, int nightly), void *ctx)
 {
 	static const char *q =
-		"SELECT r.cell, r.machine_id, m.fingerprint,"
+		"SELECT r.cell, r.machine_id, m.fingerprint, COALESCE(r.machine_name, ''),"
 		" MAX(CASE WHEN r.label GLOB 'nightly-*' THEN 1 ELSE 0 END)"
 		" FROM run r JOIN machine m ON m.id = r.machine_id"
 		" WHERE r.status = 'ok' AND r.cell GLOB ?1"
-		" AND substr(m.fingerprint, 1, length(?2)) = ?2"
-		" GROUP BY r.cell, r.machine_id, m.fingerprint ORDER BY r.cell, m.fingerprint";
+		" AND (substr(m.fingerprint, 1, length(?2)) = ?2 OR r.machine_name = ?2)"
+		" GROUP BY r.cell, r.machine_id, m.fingerprint, COALESCE(r.machine_name, '')"
+		" ORDER BY r.cell, COALESCE(r.machine_name, ''), m.fingerprint";
 	struct stmt *st = stmt_prepare(s, q);
 	int rc = 0, ret = 0;
 
 	if (!st)
 		return -EIO;
 	stmt_bind_text(st, 1, cell_glob);
-	stmt_bind_text(st, 2, fp_prefix ? fp_prefix : "");
+	stmt_bind_text(st, 2, machine ? machine : "");
 	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
-		ret = fn(ctx, text(st, 0), stmt_col_int64(st, 1), text(st, 2),
-			 (int)stmt_col_int64(st, 3));
+		ret = fn(ctx, text(st, 0), stmt_col_int64(st, 1), text(st, 2), text(st, 3),
+			 (int)stmt_col_int64(st, 4));
 	return done(st, ret, rc);
 }
 
 int store_series_points(struct store *s, const char *metric, const char *cell,
-			int64_t machine_id, int per_night,
+			int64_t machine_id, const char *name, int per_night,
 			int (*fn)(void *ctx, const char *label, const char *date, const char *uuid,
 				  int has_value, double value), void *ctx)
 {
@@ -95,9 +99,11 @@ int store_series_points(struct store *s, const char *metric, const char *cell,
 		"   WHERE v.run_id = r.id AND v.event = ?1),"
 		"  (SELECT x.value FROM metric x WHERE x.run_id = r.id AND x.name = ?1)), n.night"
 		" FROM run r LEFT JOIN (SELECT label, MIN(started_at) AS night FROM run"
-		"  WHERE cell = ?2 AND machine_id = ?3 AND status = 'ok' GROUP BY label) n"
+		"  WHERE cell = ?2 AND machine_id = ?3 AND status = 'ok'"
+		"  AND (?5 IS NULL OR COALESCE(machine_name, '') = ?5) GROUP BY label) n"
 		"  ON n.label = r.label"
 		" WHERE r.status = 'ok' AND r.cell = ?2 AND r.machine_id = ?3"
+		"  AND (?5 IS NULL OR COALESCE(r.machine_name, '') = ?5)"
 		"  AND (?4 = 0 OR r.label GLOB 'nightly-*')"
 		" ORDER BY CASE WHEN ?4 <> 0 THEN night END, CASE WHEN ?4 <> 0 THEN r.label END,"
 		"  r.started_at, r.id";
@@ -110,6 +116,7 @@ int store_series_points(struct store *s, const char *metric, const char *cell,
 	stmt_bind_text(st, 2, cell);
 	stmt_bind_int64(st, 3, machine_id);
 	stmt_bind_int64(st, 4, per_night);
+	stmt_bind_text(st, 5, name);
 	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
 		ret = fn(ctx, stmt_col_text(st, 0), text(st, 1), text(st, 2),
 			 !stmt_col_is_null(st, 3), stmt_col_double(st, 3));
@@ -186,6 +193,7 @@ int store_put_verdicts(struct store *s, const struct store_verdict *vd, size_t n
 		v[VERDICT_REASON] = sv_text(d->reason);
 		v[VERDICT_NOISE_FLOOR] = sv_real(d->noise_floor);
 		v[VERDICT_MDE] = sv_real(d->mde);
+		v[VERDICT_MACHINE_NAME] = sv_text(d->machine_name);
 		if (store_insert(s, T_VERDICT, v, NULL)) {
 			error("storing verdicts: %s", store_errmsg(s));
 			store_rollback(s);

@@ -16,6 +16,7 @@ struct store_run_row {
 	int64_t id;
 	const char *uuid, *started_at, *backend, *status, *workload, *page_size, *align,
 		*backing, *label, *fingerprint, *reason, *cell;
+	const char *machine_name;	/* SGABENCH_MACHINE when it ran ('' unknown) */
 	int64_t tasks, rounds;
 };
 
@@ -24,6 +25,7 @@ struct store_runs_filter {
 	const char *backend;	/* SQL LIKE pattern, or NULL */
 	int failed;		/* only failed runs */
 	uint64_t limit;
+	const char *machine;	/* only runs of the machine so named, or NULL */
 };
 
 /*
@@ -35,23 +37,26 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 
 /*
  * Call fn for each (cell, machine) with successful runs whose cell matches
- * the GLOB cell_glob and whose fingerprint starts with fp_prefix, ordered by
- * cell and fingerprint; nightly says whether any of them has a 'nightly-*'
+ * the GLOB cell_glob and whose machine is named machine or whose
+ * fingerprint starts with it, ordered by cell, machine name and
+ * fingerprint; a machine is a fingerprint and a name (run.machine_name,
+ * '' when none); nightly says whether any of the runs has a 'nightly-*'
  * label. Returns 0, fn's non-zero return, or -EIO.
  */
-int store_list_series(struct store *s, const char *cell_glob, const char *fp_prefix,
+int store_list_series(struct store *s, const char *cell_glob, const char *machine,
 		      int (*fn)(void *ctx, const char *cell, int64_t machine_id,
-				const char *fp, int nightly), void *ctx);
+				const char *fp, const char *name, int nightly), void *ctx);
 
 /*
- * Call fn for each successful run of cell on machine_id, with the value of
+ * Call fn for each successful run of cell on machine_id named name (NULL:
+ * any name), with the value of
  * metric (has_value 0 when the run lacks it or it is missing). With
  * per_night, only 'nightly-*' runs, ordered by the night (its first run),
  * then label; otherwise every run in time order. label may be NULL.
  * Returns 0, fn's non-zero return, or -EIO.
  */
 int store_series_points(struct store *s, const char *metric, const char *cell,
-			int64_t machine_id, int per_night,
+			int64_t machine_id, const char *name, int per_night,
 			int (*fn)(void *ctx, const char *label, const char *date, const char *uuid,
 				  int has_value, double value), void *ctx);
 
@@ -80,6 +85,7 @@ struct store_verdict {
 	const char *verdict, *method, *reason;
 	double noise_floor;	/* the cell's A/A floor used; NAN: none (stored as NULL) */
 	double mde;		/* minimum detectable effect; NAN or inf: none (NULL) */
+	const char *machine_name;	/* the machine judged (schema 3); NULL across machines */
 };
 
 /* Store n verdicts, created now, in one transaction. Returns 0 or -EIO (printed). */

@@ -131,6 +131,7 @@ static void fill_run(struct stmt *st, struct stored_run *out)
 	col_text(st, 21, out->fingerprint, sizeof(out->fingerprint));
 	out->machine_json = col_dup(st, 22);
 	col_text(st, 23, out->version, sizeof(out->version));
+	col_text(st, 24, out->machine_name, sizeof(out->machine_name));
 }
 
 /* Prepare sql with run id bound as ?1, or NULL. */
@@ -268,7 +269,7 @@ static void sort_metrics(struct run_result *r)
 /* store_load_run with find_run's codes: -1 none, -2 ambiguous, -3 error. */
 static int load_run(struct store *s, const char *key, struct stored_run *out)
 {
-	char q_run[512];
+	char q_run[640];
 	struct stmt *st;
 	int64_t id = 0;
 	int ret, v = 0;
@@ -283,7 +284,8 @@ static int load_run(struct store *s, const char *key, struct stored_run *out)
 		 "SELECT r.id, r.uuid, r.started_at, r.wall_s, r.backend, r.workload, r.tasks,"
 		 " r.threads, r.page_size, r.align, r.backing, r.sharedctx, r.sga_bytes, r.%s,"
 		 " r.rounds, r.seed, r.cell, r.label, r.config_json, r.status, r.reason,"
-		 " m.fingerprint, m.info_json, r.version FROM run r JOIN machine m ON m.id = r.machine_id"
+		 " m.fingerprint, m.info_json, r.version, COALESCE(r.machine_name, '')"
+		 " FROM run r JOIN machine m ON m.id = r.machine_id"
 		 " WHERE r.id = ?1", store_col_at("run", "working_set_bytes", v));
 	st = of_run(s, q_run, id);
 	if (!st)

@@ -10,6 +10,7 @@ struct stored_run {
 	struct run_meta meta;		/* points into the strings below */
 	struct run_result res;		/* res.task is allocated */
 	char fingerprint[17];
+	char machine_name[64];		/* SGABENCH_MACHINE when it ran */
 	char version[64];
 	char *workload, *page_size, *align, *backing, *cell, *label, *config_json, *machine_json;
 };

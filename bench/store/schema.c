@@ -156,5 +156,11 @@ const char *const store_migrations[] = {
 	/* 3: one name per quantity, as the options and metrics spell it (store_renamed[]) */
 	"ALTER TABLE run RENAME COLUMN ws_bytes TO working_set_bytes;	-- working set per task\n"
 	"ALTER TABLE task RENAME COLUMN ft_minflt TO first_touch_faults;	-- minor faults during first touch; NULL unknown\n",
+	/* 4: named machines (SGABENCH_MACHINE, as LNT names them); earlier runs take their host's name */
+	"ALTER TABLE run ADD COLUMN machine_name TEXT;	-- SGABENCH_MACHINE, else the hostname, when run\n"
+	"UPDATE run SET machine_name = (SELECT COALESCE(m.hostname, m.fingerprint) FROM machine m"
+	" WHERE m.id = run.machine_id);\n"
+	"CREATE INDEX run_machine_name ON run(machine_name, label);\n"
+	"ALTER TABLE verdict ADD COLUMN machine_name TEXT;	-- the machine judged, NULL across machines\n",
 	NULL,
 };

@@ -17,10 +17,19 @@ struct sel {
 	long n;			/* N of last-N and last-N-nights */
 };
 
-/* Nightly labels, most recent first (by the start of their latest run). */
+/*
+ * Each machine's nightly labels (mn: its name, '' for none), numbered k
+ * from 1, most recent first (by the start of their latest run on it).
+ */
 #define NIGHTS_SQL \
-	"SELECT label FROM run WHERE status = 'ok' AND label GLOB 'nightly-*'" \
-	" GROUP BY label ORDER BY MAX(started_at) DESC, label DESC"
+	"SELECT COALESCE(machine_name, '') AS mn, label, ROW_NUMBER() OVER" \
+	" (PARTITION BY COALESCE(machine_name, '') ORDER BY MAX(started_at) DESC, label DESC) AS k" \
+	" FROM run WHERE status = 'ok' AND label GLOB 'nightly-*'" \
+	" GROUP BY COALESCE(machine_name, ''), label"
+/* The run r is one of its machine's nights numbered ?3 to ?4 (NIGHTS_SQL's k). */
+#define NIGHT_IN \
+	"(COALESCE(r.machine_name, ''), r.label) IN (SELECT mn, label FROM (" NIGHTS_SQL ") AS n" \
+	" WHERE n.k BETWEEN ?3 AND ?4)"
 
 /* Parse the "N" of last-N or last-N-nights at s; returns the rest or NULL. */
 static const char *parse_n(const char *s, long *n)
@@ -100,9 +109,8 @@ static const char *condition(enum sel_kind k)
 	case SEL_LABEL:
 		return "r.label = ?2";
 	case SEL_TONIGHT:
-		return "r.label = (" NIGHTS_SQL " LIMIT 1)";
 	case SEL_NIGHTS:
-		return "r.label IN (" NIGHTS_SQL " LIMIT ?2 OFFSET 1)";
+		return NIGHT_IN;
 	case SEL_LAST:
 		return "r.id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER"
 		       " (PARTITION BY cell, machine_id ORDER BY started_at DESC, id DESC) AS k"
@@ -115,13 +123,15 @@ static const char *condition(enum sel_kind k)
 	return "0";
 }
 
-/* Bind the selector's argument as ?2. */
+/* Bind the selector's argument as ?2, and the nights it means as ?3 to ?4. */
 static void bind_arg(struct stmt *st, const struct sel *s)
 {
 	if (s->kind == SEL_NIGHTS || s->kind == SEL_LAST)
 		stmt_bind_int64(st, 2, s->n);
 	else if (s->arg)
 		stmt_bind_text(st, 2, s->arg);
+	stmt_bind_int64(st, 3, s->kind == SEL_NIGHTS ? 2 : 1);
+	stmt_bind_int64(st, 4, s->kind == SEL_NIGHTS ? s->n + 1 : 1);
 }
 
 static char *dup_col(struct stmt *st, int i)
@@ -131,32 +141,45 @@ static char *dup_col(struct stmt *st, int i)
 	return t ? strdup(t) : NULL;
 }
 
-/* Describe what s resolved to: the nightly labels it stands for, or the selector itself. */
-static char *resolve(struct store *db, const char *text, const struct sel *s)
+/*
+ * Describe what s resolved to: the nightly labels it stands for (with
+ * their machine's name when there are several machines), or the selector.
+ */
+static char *resolve(struct store *db, const char *text, const struct sel *s, const char *machine)
 {
 	struct stmt *st = NULL;
-	char *buf = NULL;
+	char *buf = NULL, last[128] = "";
 	size_t len = 0;
 	FILE *f;
-	int n = 0;
+	int n = 0, machines = 0;
 
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
 	if (s->kind == SEL_TONIGHT || s->kind == SEL_NIGHTS) {
-		const char *sql = s->kind == SEL_TONIGHT ? NIGHTS_SQL " LIMIT 1" :
-				  NIGHTS_SQL " LIMIT ?1 OFFSET 1";
-
-		st = stmt_prepare(db, sql);
+		st = stmt_prepare(db, "SELECT mn, label, (SELECT COUNT(DISTINCT mn) FROM (" NIGHTS_SQL
+				  ") AS a WHERE ?3 IS NULL OR a.mn = ?3) FROM (" NIGHTS_SQL ") AS n"
+				  " WHERE n.k BETWEEN ?1 AND ?2 AND (?3 IS NULL OR n.mn = ?3)"
+				  " ORDER BY n.mn, n.k");
 		if (st) {
-			if (s->kind == SEL_NIGHTS)
-				stmt_bind_int64(st, 1, s->n);
-			while (stmt_step(st) == STMT_ROW)
-				fprintf(f, "%s%s", n++ ? " " : "", stmt_col_text(st, 0));
+			stmt_bind_int64(st, 1, s->kind == SEL_NIGHTS ? 2 : 1);
+			stmt_bind_int64(st, 2, s->kind == SEL_NIGHTS ? s->n + 1 : 1);
+			stmt_bind_text(st, 3, machine);
+			while (stmt_step(st) == STMT_ROW) {
+				const char *mn = stmt_col_text(st, 0);
+
+				machines = (int)stmt_col_int64(st, 2);
+				if (machines > 1 && strcmp(last, mn) != 0)
+					fprintf(f, "%s%s:", n ? "; " : "", mn);
+				snprintf(last, sizeof(last), "%s", mn);
+				fprintf(f, "%s%s", machines > 1 || n ? " " : "", stmt_col_text(st, 1));
+				n++;
+			}
 		}
 		stmt_finish(st);
 		if (!n)
-			fprintf(f, "%s (no nightly labels)", text);
+			fprintf(f, "%s (no nightly labels%s%s)", text, machine ? " on machine " : "",
+				machine ? machine : "");
 	} else {
 		fputs(text, f);
 	}
@@ -165,6 +188,12 @@ static char *resolve(struct store *db, const char *text, const struct sel *s)
 }
 
 int select_runs(struct store *store, const char *sel, const char *cell_glob, struct runset *out)
+{
+	return select_runs_on(store, sel, cell_glob, NULL, out);
+}
+
+int select_runs_on(struct store *store, const char *sel, const char *cell_glob, const char *machine,
+		   struct runset *out)
 {
 	struct stmt *st = NULL;
 	struct sel s;
@@ -176,14 +205,17 @@ int select_runs(struct store *store, const char *sel, const char *cell_glob, str
 	if (parse(sel, &s, why, sizeof(why)))
 		return -EINVAL;
 	snprintf(sql, sizeof(sql),
-		 "SELECT r.id, r.machine_id, r.cell, r.label, r.started_at, r.uuid FROM run r"
+		 "SELECT r.id, r.machine_id, r.cell, r.label, r.started_at, r.uuid,"
+		 " COALESCE(r.machine_name, '') FROM run r"
 		 " WHERE r.status = 'ok' AND (?1 IS NULL OR r.cell GLOB ?1) AND %s"
-		 " ORDER BY r.cell, r.machine_id, r.started_at, r.id", condition(s.kind));
+		 " AND (?5 IS NULL OR r.machine_name = ?5)"
+		 " ORDER BY r.cell, r.machine_id, r.machine_name, r.started_at, r.id", condition(s.kind));
 	st = stmt_prepare(store, sql);
 	if (!st)
 		return -EIO;
 	stmt_bind_text(st, 1, cell_glob);
 	bind_arg(st, &s);
+	stmt_bind_text(st, 5, machine);
 	while ((rc = stmt_step(st)) == STMT_ROW) {
 		struct run_ref *r;
 
@@ -205,7 +237,9 @@ int select_runs(struct store *store, const char *sel, const char *cell_glob, str
 		r->label = dup_col(st, 3);
 		r->started_at = dup_col(st, 4);
 		r->uuid = dup_col(st, 5);
-		if (!r->cell || !r->started_at || !r->uuid) {
+		r->machine_name = dup_col(st, 6);
+		r->group = r->machine_id;
+		if (!r->cell || !r->started_at || !r->uuid || !r->machine_name) {
 			ret = -ENOMEM;
 			goto fail;
 		}
@@ -213,7 +247,7 @@ int select_runs(struct store *store, const char *sel, const char *cell_glob, str
 	if (rc < 0)
 		goto fail;
 	stmt_finish(st);
-	out->resolved = resolve(store, sel, &s);
+	out->resolved = resolve(store, sel, &s, machine);
 	return out->resolved ? 0 : -ENOMEM;
 fail:
 	stmt_finish(st);
@@ -228,6 +262,7 @@ void runset_free(struct runset *rs)
 		free(rs->run[i].label);
 		free(rs->run[i].started_at);
 		free(rs->run[i].uuid);
+		free(rs->run[i].machine_name);
 	}
 	free(rs->run);
 	free(rs->resolved);

@@ -5,6 +5,8 @@
  *   label:TEXT        runs whose label is exactly TEXT
  *   tonight           runs of the most recent 'nightly-*' label (by its latest run)
  *   last-N-nights     runs of the N most recent 'nightly-*' labels before tonight's
+ * Nights are each machine's own (run.machine_name): machine A's tonight is
+ * A's latest nightly label, whatever B ran since.
  *   last-N            the N most recent runs of each cell on each machine
  *   uuid:U1,U2,...    those runs
  *   since:YYYY-MM-DD  runs started on or after that day (UTC)
@@ -24,6 +26,8 @@ struct run_ref {
 	char *label;		/* may be NULL */
 	char *started_at;
 	char *uuid;
+	char *machine_name;	/* SGABENCH_MACHINE of the run (schema 3) */
+	int64_t group;		/* the same for runs of one machine_id and machine_name (compare) */
 };
 
 struct runset {
@@ -44,6 +48,10 @@ int select_check(const char *sel, char *why, size_t whylen);
  * -EIO on a database error (store_errmsg tells), -ENOMEM.
  */
 int select_runs(struct store *s, const char *sel, const char *cell_glob, struct runset *out);
+
+/* As select_runs, only the runs of the machine named machine (NULL: every machine). */
+int select_runs_on(struct store *s, const char *sel, const char *cell_glob, const char *machine,
+		   struct runset *out);
 
 void runset_free(struct runset *rs);
 

@@ -79,7 +79,7 @@ const char *store_resolve(const char *path)
 {
 	const char *env = getenv("SGABENCH_DB");
 
-	if (path && strcmp(path, STORE_DEFAULT_PATH) != 0)
+	if (path)
 		return path;
 	return env && *env ? env : default_path();
 }
@@ -270,7 +270,10 @@ int store_open(const char *path, struct store **out)
 	path = store_resolve(path);
 	if (store_is_pg_uri(path))
 		return pg_open(path, 1, out);
-	make_parent_dir(path);
+	/* only the default's directory (results/, or the XDG one when installed):
+	 * another missing directory is refused with a hint */
+	if (strcmp(path, default_path()) == 0)
+		make_parent_dir(path);
 	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s);
 	if (ret)
 		return ret;
@@ -288,6 +291,18 @@ int store_open(const char *path, struct store **out)
 	}
 	*out = s;
 	return 0;
+}
+
+int store_compat_views(struct store *s, int v)
+{
+	/* schema 4 named the machine of each run: before, its host's name */
+	if (v >= 4)
+		return 0;
+	return store_exec(s, s->pg ?
+		"CREATE TEMP VIEW run AS SELECT r.*, COALESCE(m.hostname, m.fingerprint) AS machine_name"
+		" FROM run r LEFT JOIN machine m ON m.id = r.machine_id" :
+		"CREATE TEMP VIEW run AS SELECT r.*, COALESCE(m.hostname, m.fingerprint) AS machine_name"
+		" FROM main.run r LEFT JOIN main.machine m ON m.id = r.machine_id");
 }
 
 int store_open_ro(const char *path, struct store **out)
@@ -314,6 +329,10 @@ int store_open_ro(const char *path, struct store **out)
 		      user_version(db, &v) ? -1 : v);
 		store_close(s);
 		return -EPROTONOSUPPORT;
+	}
+	if (store_compat_views(s, v)) {
+		store_close(s);
+		return -EIO;
 	}
 	*out = s;
 	return 0;

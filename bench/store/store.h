@@ -30,10 +30,9 @@ int store_schema_version(void);
 int store_is_pg_uri(const char *path);
 
 /*
- * The database a command uses: path, unless it is NULL or the default
- * (STORE_DEFAULT_PATH, so an explicit --db of that same path is
- * overridden too); then $SGABENCH_DB, else the default: results/sgabench.db
- * from a checkout, $XDG_DATA_HOME/sgabench/sgabench.db (or ~/.local/share/
+ * The database a command uses: path (an explicit --db always wins); with
+ * none (NULL), $SGABENCH_DB, else the default: results/sgabench.db from a
+ * checkout, $XDG_DATA_HOME/sgabench/sgabench.db (or ~/.local/share/
  * sgabench/sgabench.db) for an installed binary, one in a bin directory.
  */
 const char *store_resolve(const char *path);

@@ -129,13 +129,38 @@ static int put_machine(struct store *s, const struct sysinfo *si, int64_t *id)
 	return ret;
 }
 
-/* Insert the run row. */
-static int put_run_row(struct store *s, int64_t machine_id, const struct run_meta *m,
-		       const struct run_result *r, int64_t *run_id)
+/*
+ * A machine name (SGABENCH_MACHINE) is one machine: warn when the latest
+ * earlier run of this name was stored under another fingerprint (a kernel,
+ * microcode or setting changed, or two machines share the name), since
+ * compare pairs runs on one fingerprint only.
+ */
+static void check_name(struct store *s, const struct sysinfo *si, int64_t machine_id)
+{
+	struct stmt *st = stmt_prepare(s, "SELECT m.fingerprint FROM run r JOIN machine m"
+				       " ON m.id = r.machine_id WHERE r.machine_name = ?1"
+				       " ORDER BY r.started_at DESC, r.id DESC LIMIT 1");
+	const char *fp;
+
+	if (!st)
+		return;
+	stmt_bind_text(st, 1, si->machine_name);
+	if (stmt_step(st) == STMT_ROW && (fp = stmt_col_text(st, 0)) && strcmp(fp, si->fingerprint))
+		warning("machine '%s' ran on fingerprint %.12s before, now on %.12s (machine id %lld):"
+			" its runs on the two are compared only with --cross-machine; if these are two"
+			" machines, give each its own SGABENCH_MACHINE", si->machine_name, fp,
+			si->fingerprint, (long long)machine_id);
+	stmt_finish(st);
+}
+
+/* Insert the run row, named after si's machine. */
+static int put_run_row(struct store *s, const struct sysinfo *si, int64_t machine_id,
+		       const struct run_meta *m, const struct run_result *r, int64_t *run_id)
 {
 	struct store_val v[RUN_NCOL];
 
 	store_run_vals(machine_id, m, r, v);
+	v[RUN_MACHINE_NAME] = sv_text(si->machine_name[0] ? si->machine_name : si->hostname);
 	return store_insert(s, T_RUN, v, run_id);
 }
 
@@ -223,8 +248,11 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 
 	if (store_begin(s))
 		return -EIO;
-	if (put_machine(s, si, &machine_id) ||
-	    put_run_row(s, machine_id, m, r, &id) ||
+	if (put_machine(s, si, &machine_id) == 0)
+		check_name(s, si, machine_id);
+	else
+		machine_id = -1;
+	if (machine_id < 0 || put_run_row(s, si, machine_id, m, r, &id) ||
 	    (ok && (put_tasks(s, id, r) || put_windows(s, id, r)))) {
 		error("database: storing run %s: %s", r->uuid, store_errmsg(s));
 		store_rollback(s);

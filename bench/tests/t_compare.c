@@ -14,6 +14,7 @@
 #include "builtin/builtin.h"
 #include "lib/rng.h"
 #include "store/store.h"
+#include "store/store.h"
 #include "tap.h"
 
 extern const char *const store_migrations[];

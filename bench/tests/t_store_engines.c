@@ -88,7 +88,8 @@ struct series {
 	int64_t machine;
 };
 
-static int add_series(void *ctx, const char *cell, int64_t machine_id, const char *fp, int nightly)
+static int add_series(void *ctx, const char *cell, int64_t machine_id, const char *fp,
+		      const char *mname, int nightly)
 {
 	struct series *s = ctx;
 
@@ -175,7 +176,7 @@ static void check_engine(int e, const char *db, const char *name)
 
 	ok(store_list_series(s, "cell-*", "00000000e9", add_series, &ser) == 0 && ser.n == 2 &&
 	   ser.nightly == 2, "%s: two series, both nightly, for a fingerprint prefix", name);
-	ok(store_series_points(s, "page-faults", "cell-a", ser.machine, 1, add_point, sum) == 0 &&
+	ok(store_series_points(s, "page-faults", "cell-a", ser.machine, NULL, 1, add_point, sum) == 0 &&
 	   sum[1] == 6 && sum[0] == 2 * (0 + 20 + 40 + 60 + 80 + 100) + 6,
 	   "%s: the series of cell-a sums the tasks' page faults (%g)", name, sum[0]);
 	say(e, "series %g%s", sum[0], NULL);

@@ -12,6 +12,8 @@ test_expect_success "run --help documents --sga-size" - <<-\EOT
 EOT
 
 db="$TMPD/r.db"
+# the schema this sgabench writes (db schema, from bench/store/schema.c)
+schema=$("$SGABENCH" db schema --json | jq -r .schema_version)
 run_sga run --tasks 2 --sga-size 16m --page-size 4k --rounds 3 --db "$db" --json --label basic
 test_expect_success "4k run exits 0" 'test_is "$rc" 0'
 test_expect_success "JSON is valid" - <<-\EOT
@@ -24,7 +26,7 @@ test_expect_success "JSON carries the tool version" - <<-\EOT
 	test -n "$(json '$.version')"
 EOT
 test_expect_success "JSON carries the schema version" - <<-\EOT
-	test_is "$(json '$.schema_version')" 3
+	test_is "$(json '$.schema_version')" "$schema"
 EOT
 test_expect_success "JSON fingerprint is 16 hex digits" - <<-\EOT
 	test_is "$(json '$.fingerprint' | tr -d '0-9a-f' | wc -c)" 1
@@ -43,12 +45,12 @@ test_expect_success "run row stored with label and status" - <<-\EOT
 EOT
 test_expect_success "every task stored" 'test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM task")" 2'
 test_expect_success "integrity check passes" 'test_is "$(sqlite3 "$db" "PRAGMA integrity_check")" ok'
-test_expect_success "schema version is tracked" 'test_is "$(sqlite3 "$db" "PRAGMA user_version")" 3'
+test_expect_success "schema version is tracked" 'test_is "$(sqlite3 "$db" "PRAGMA user_version")" "$schema"'
 
 run_sga run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --db "$db" --csv
 test_expect_success "CSV run exits 0" 'test_is "$rc" 0'
 test_expect_success "CSV starts with the tool and schema versions" - <<-\EOT
-	grep -q '^# tool=sgabench version=.* schema_version=3' "$TMPD/out"
+	grep -q "^# tool=sgabench version=.* schema_version=$schema" "$TMPD/out"
 EOT
 test_expect_success "CSV carries the run's machine fingerprint and run id" - <<-\EOT
 	grep -q '^# machine_fingerprint=[0-9a-f]* run_id=2 ' "$TMPD/out"
@@ -71,7 +73,7 @@ test_expect_success "runs lists three runs" - <<-\EOT
 EOT
 run_sga runs --db "$db" --json
 test_expect_success "runs --json is a valid array of 3" - <<-\EOT
-	test_is "$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'))")" 3
+	test_is "$(sqlite3 :memory: "SELECT json_array_length(readfile('$TMPD/out'), '$.runs')")" 3
 EOT
 
 uuid=$(sqlite3 "$db" "SELECT uuid FROM run WHERE id = 1")

@@ -120,7 +120,9 @@ EOT
 # columns are read by their old names. Its tasks get first-touch faults
 # (model runs have none) so that the renamed column has values to carry.
 cp "$TMPD/local.db" "$TMPD/v1.db"
-sqlite3 "$TMPD/v1.db" "DROP TABLE window_value; DROP TABLE run_window;
+sqlite3 "$TMPD/v1.db" "DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
+	ALTER TABLE verdict DROP COLUMN machine_name;
+	DROP TABLE window_value; DROP TABLE run_window;
 	ALTER TABLE verdict DROP COLUMN noise_floor; ALTER TABLE verdict DROP COLUMN mde;
 	ALTER TABLE run RENAME COLUMN working_set_bytes TO ws_bytes;
 	ALTER TABLE task RENAME COLUMN first_touch_faults TO ft_minflt;

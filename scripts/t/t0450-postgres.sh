@@ -73,10 +73,10 @@ test_expect_success 'the same sim on SQLite reads back the same values' '
 
 test_expect_success 'runs lists the same run on both engines' '
 	run_sga runs --db "$PG_URI" --json && test_is "$rc" 0 &&
-	jq -S "[.[] | del(.uuid, .started_at, .run_id)]" "$TMPD/out" >"$TMPD/pg-runs" &&
+	jq -S "[.runs[] | del(.uuid, .started_at, .run_id)]" "$TMPD/out" >"$TMPD/pg-runs" &&
 	run_sga runs --db "$sdb" --json && test_is "$rc" 0 &&
-	test_is "$(jq -S "[.[] | del(.uuid, .started_at, .run_id)]" "$TMPD/out")" "$(cat "$TMPD/pg-runs")" &&
-	test_is "$(jq length "$TMPD/out")" 1
+	test_is "$(jq -S "[.runs[] | del(.uuid, .started_at, .run_id)]" "$TMPD/out")" "$(cat "$TMPD/pg-runs")" &&
+	test_is "$(jq ".runs | length" "$TMPD/out")" 1
 '
 
 test_expect_success 'a native run stores on PostgreSQL and show reads it back' '
@@ -115,13 +115,13 @@ EOT
 
 test_expect_success 'SGABENCH_DB selects the server when --db is not given' '
 	SGABENCH_DB=$PG_URI "$SGABENCH" runs --limit 1000 --json >"$TMPD/out" &&
-	test_is "$(jq length "$TMPD/out")" "$(q "SELECT COUNT(*) FROM run")" &&
-	test_is "$(jq length "$TMPD/out")" 34
+	test_is "$(jq ".runs | length" "$TMPD/out")" "$(q "SELECT COUNT(*) FROM run")" &&
+	test_is "$(jq ".runs | length" "$TMPD/out")" 34
 '
 
 test_expect_success 'a postgres:// URI selects the server too' '
 	run_sga runs --limit 1000 --json --db "postgres://${PG_URI#postgresql://}" &&
-	test_is "$rc" 0 && test_is "$(jq length "$TMPD/out")" 34
+	test_is "$rc" 0 && test_is "$(jq ".runs | length" "$TMPD/out")" 34
 '
 
 test_expect_success 'db check on the server: exit 0, its row counts' '

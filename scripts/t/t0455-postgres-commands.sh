@@ -195,8 +195,8 @@ test_expect_success 'db merge copies the server into a new SQLite file, a second
 			test_is "$t $(sqlite3 "$back" "SELECT COUNT(*) FROM $t")" "$t $(sqlite3 "$sdb" "SELECT COUNT(*) FROM $t")" || exit 1
 		done
 	) &&
-	"$SGABENCH" runs --db "$sdb" --limit 1000 --json | jq -S "[.[] | del(.run_id)]" >"$TMPD/runs-lite" &&
-	"$SGABENCH" runs --db "$back" --limit 1000 --json | jq -S "[.[] | del(.run_id)]" >"$TMPD/runs-back" &&
+	"$SGABENCH" runs --db "$sdb" --limit 1000 --json | jq -S "[.runs[] | del(.run_id)]" >"$TMPD/runs-lite" &&
+	"$SGABENCH" runs --db "$back" --limit 1000 --json | jq -S "[.runs[] | del(.run_id)]" >"$TMPD/runs-back" &&
 	cmp "$TMPD/runs-lite" "$TMPD/runs-back"
 '
 
@@ -229,21 +229,25 @@ test_expect_success 'a server at schema 1 migrates when a run is stored, its run
 	psql_pg "CREATE DATABASE old OWNER sgabench" &&
 	old=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/old?|') &&
 	"$SGABENCH" sim --tasks 2 --rounds 2 --db "$old" --label before >/dev/null &&
-	# schema 1 is schema 3 without schema 2's two tables and two verdict
-	# columns, and with schema 3's two renamed columns under their old names
-	psql_pg "DROP TABLE window_value; DROP TABLE run_window;
+	# schema 1 is schema 4 without its machine names, without schema 3's
+	# renames (the two columns under their old names), and without schema
+	# 2's two tables and two verdict columns
+	psql_pg "DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
+		ALTER TABLE verdict DROP COLUMN machine_name;
+		DROP TABLE window_value; DROP TABLE run_window;
 		ALTER TABLE verdict DROP COLUMN noise_floor, DROP COLUMN mde;
 		ALTER TABLE run RENAME COLUMN working_set_bytes TO ws_bytes;
 		ALTER TABLE task RENAME COLUMN first_touch_faults TO ft_minflt;
 		UPDATE task SET ft_minflt = 7 + task;
 		DELETE FROM sgabench_schema WHERE version >= 2" old &&
 	test_is "$(psql_pg "SELECT MAX(version) FROM sgabench_schema" old)" 1 &&
-	run_sga runs --db "$old" --json && test_is "$rc" 0 && test_is "$(jq length "$TMPD/out")" 1 &&
+	run_sga runs --db "$old" --json && test_is "$rc" 0 && test_is "$(jq ".runs | length" "$TMPD/out")" 1 &&
 	run_sga show 1 --db "$old" --json && test_is "$rc" 0 &&
 	test_is "$(jq -r '[.tasks[].first_touch_faults] | join(",")' "$TMPD/out")" "7,8" &&
 	run_sga sim --tasks 2 --rounds 2 --db "$old" --label after && test_is "$rc" 0 &&
-	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2,3" &&
+	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2,3,4" &&
 	test_is "$(psql_pg "SELECT SUM(first_touch_faults) FROM task" old)" 15 &&
+	test_is "$(psql_pg "SELECT string_agg(machine_name, ',' ORDER BY id) FROM run" old)" "$(uname -n),$(uname -n)" &&
 	test_is "$(psql_pg "SELECT COUNT(*) FROM information_schema.columns WHERE table_name = 'verdict' AND column_name IN ('noise_floor', 'mde')" old)" 2 &&
 	test_is "$(psql_pg "SELECT string_agg(label, ',' ORDER BY id) FROM run" old)" "before,after" &&
 	run_sga db check --db "$old" --json && test_is "$rc" 0 &&

@@ -94,13 +94,15 @@ EOT
 test_expect_success "summary line 3 names the page-table memory at 8 tasks" - <<-\EOT
 	sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
 EOT
+# The fixture's step is exactly 10 % (0.9 times); history measures it on
+# the runs of the nights before and after it.
 test_expect_success "the change point of the synthetic step (night 7, 2026-11-17) is marked, on its machine" - <<-\EOT
 	awk -F'	' '$2 == "accesses-per-cpu-s-best" && $3 == "t=8 2m-pud r=20" && $4 == "20261117" &&
-		$5 == "-10.1 %" && $1 ~ /^host-a.* 01234567$/ { f = 1 } END { exit !f }' "$out/data/history-cp.tsv"
+		$5 == "-10.0 %" && $1 ~ /^host-a.* 01234567$/ { f = 1 } END { exit !f }' "$out/data/history-cp.tsv"
 EOT
 test_expect_success "and only that one" 'test_is "$(wc -l <"$out/data/history-cp.tsv")" 1'
 test_expect_success "the page lists it" - <<-\EOT
-	grep -q '01234567</td><td>accesses-per-cpu-s-best</td><td>t=8 2m-pud r=20</td><td>20261117</td><td>-10.1 %</td>' "$out/index.html"
+	grep -q '01234567</td><td>accesses-per-cpu-s-best</td><td>t=8 2m-pud r=20</td><td>20261117</td><td>-10.0 %</td>' "$out/index.html"
 EOT
 # History: one plot per machine and metric, the latest nightly machine
 # (host-a, an hour after host-b each night) first, the verdict metrics

@@ -310,6 +310,7 @@ with_named_args() {
 		BACKEND) set -- "$@" "${nq_backend?}" ;;
 		PATTERN) set -- "$@" "model:%" ;;
 		MACHINE_ID) set -- "$@" "${nq_machine?}" ;;
+		MACHINE) set -- "$@" "" ;;	# a machine name; empty: any machine
 		METRIC) set -- "$@" first-touch-faults ;;
 		BASELINE) set -- "$@" "${nq_base?}" ;;
 		CANDIDATE) set -- "$@" "${nq_cand?}" ;;
