@@ -59,6 +59,26 @@ md_fig() {
 	printf '![%s](%s.png)\n\n' "$(md_escape "$2")" "$1"
 }
 
+# scaling_figs FMT: one figure per scaling plot (report_scaling_plots), captioned from the registry; FMT html or md.
+scaling_figs() {
+	for spec in $report_scaling_plots; do
+		m=${spec%%:*}
+		per=""
+		[ "${spec#*:}" = per-task ] && per=" per task"
+		"$1_fig" "scaling-$m" "Tasks against $m$per, per page size and alignment: $(awk -F'	' -v m="$m" '$1 == m { print $3 }' "$d/registry.tsv")"
+	done
+}
+
+# scaling_table FMT: the scaling table with the header mkreport wrote (one a line).
+scaling_table() {
+	fmt=$1
+	# shellcheck disable=SC2046 # split on newlines only
+	(IFS='
+'
+	set -- $(cat "$d/scaling-head")
+	"${fmt}_table" "$d/scaling-table.tsv" "$@")
+}
+
 # The prose of each section, shared by both pages (plain text, escaped on output).
 txt_cover="The 2016 shared-context RFC measured dTLB-load-misses of two tasks touching pages of one shared mapping: with normal contexts misses grow by about 98 per round; with a shared context they stay flat. Dots are the published points. The model line replays the same access order on a software TLB (the runs of sgabench table, the median over their seeds at each round count, as the table prints it); native points need a hardware PMU and are absent where the counter is missing."
 txt_scaling="N tasks attach one SGA at the same address and each writes its working set once (first touch). With 2 MiB pages on a 1 GiB-aligned (PUD) range Linux shares the PMD page-table pages, so later tasks adopt the first task's page tables with one fault per GiB; offset by one huge page (PMD-aligned) nothing is shared; 4 KiB pages need one fault and one PTE per page per task. Points are medians, bars span min to max; each plot says how many runs stand behind a point. sga-pte-bytes is the page-table memory the SGA itself added to the tasks, the saving of large pages; VmPTE charges a shared PMD page to every task that maps it, so sharing shows only in the system-wide PageTables delta, drawn per task: other processes on the machine move it too, so it is noisy and can be negative (then the axis is linear, as it is for any plot with a value of 0 or below). VmPTE per task includes each process's own page tables (its stack and libraries), the same in every layout."
@@ -122,12 +142,8 @@ HEAD
 	printf '<h2 id="scaling">SGA scaling</h2>\n<p>%s</p>\n' "$(html_escape "$txt_scaling")"
 	if [ -n "$sweep" ]; then
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$sweep_label")" "$(html_escape "$sweep")"
-		html_fig scaling-sgapte "Tasks against the page tables the SGA added (sga-pte-bytes) per page size and alignment"
-		html_fig scaling-pagetables "Tasks against the system-wide PageTables delta per task, per page size and alignment"
-		html_fig scaling-faults "Tasks against first-touch minor faults per page size and alignment"
-		html_fig scaling-vmpte "Tasks against VmPTE per task (whole process) per page size and alignment"
-		html_fig scaling-time "Tasks against wall time per run (hyperfine) per page size and alignment"
-		html_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "sga-pte-bytes (KiB)" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" "wall-time runs"
+		scaling_figs html
+		scaling_table html
 	else
 		echo '<p class="empty">No sweep in this database: run <code>scripts/sweep configs/sga-scaling</code>.</p>'
 	fi
@@ -223,12 +239,8 @@ write_markdown() {
 	printf '## SGA scaling\n\n%s\n\n' "$txt_scaling"
 	if [ -n "$sweep" ]; then
 		printf 'Sweep: %s.\n\n' "$(md_escape "$sweep_label")"
-		md_fig scaling-sgapte "Tasks against sga-pte-bytes"
-		md_fig scaling-pagetables "Tasks against the PageTables delta per task"
-		md_fig scaling-faults "Tasks against first-touch faults"
-		md_fig scaling-vmpte "Tasks against VmPTE per task"
-		md_fig scaling-time "Tasks against wall time"
-		md_table "$d/scaling-table.tsv" layout tasks "first-touch faults" "sga-pte-bytes (KiB)" "PageTables delta (KiB)" "VmPTE sum (KiB)" "wall (s)" "wall-time runs"
+		scaling_figs md
+		scaling_table md
 	else
 		printf '_No sweep in this database._\n\n'
 	fi

@@ -25,8 +25,8 @@ static const struct opt metrics_opts[] = {
 	{ .name = "names", .type = OPT_FLAG, .off = offsetof(struct metrics_cfg, names),
 	  .help = "print only the names, one a line (for the scripts)" },
 	{ .name = "where", .type = OPT_STR, .off = offsetof(struct metrics_cfg, where),
-	  .metavar = "FIELD=VALUE", .defhelp = "every row",
-	  .help = "only rows whose FIELD (direction, kind, noise, unit, kcidb_unit, plot) is VALUE" },
+	  .metavar = "FIELD=VALUE[,...]", .defhelp = "every row",
+	  .help = "only rows whose FIELD (direction, kind, noise, scope, unit, kcidb_unit, plot) is VALUE; several, comma-separated: all of them" },
 	{ NULL },
 };
 
@@ -36,7 +36,7 @@ static const char *plots_text(const struct metric_def *d, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (unsigned p = 1; p <= PLOT_DESIGNS && n < len; p <<= 1)
+	for (unsigned p = 1; p <= PLOT_LAST && n < len; p <<= 1)
 		if (d->plot & p)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "", metric_plot_name(p));
 	return buf;
@@ -45,19 +45,44 @@ static const char *plots_text(const struct metric_def *d, char *buf, size_t len)
 /* Whether row d has field = value; -1 when field is not one of the columns. */
 static int row_has(const struct metric_def *d, const char *field, size_t flen, const char *value)
 {
-	static const char *const fields[] = { "direction", "kind", "noise", "unit", "kcidb_unit" };
+	static const char *const fields[] = { "direction", "kind", "noise", "scope", "unit",
+					      "kcidb_unit" };
 	const char *have[] = { metric_dir_name(d->dir), metric_kind_name(d->kind),
-			       metric_noise_name(d->noise), d->unit, d->kcidb_unit };
+			       metric_noise_name(d->noise), metric_scope_name(d->scope), d->unit,
+			       d->kcidb_unit };
+	size_t vlen = strcspn(value, ",");
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if (strlen(fields[i]) == flen && strncmp(fields[i], field, flen) == 0)
-			return strcmp(have[i], value) == 0;
+			return strlen(have[i]) == vlen && strncmp(have[i], value, vlen) == 0;
 	if (flen != 4 || strncmp(field, "plot", 4) != 0)
 		return -1;
-	for (unsigned p = 1; p <= PLOT_DESIGNS; p <<= 1)
-		if ((d->plot & p) && strcmp(metric_plot_name(p), value) == 0)
+	for (unsigned p = 1; p <= PLOT_LAST; p <<= 1)
+		if ((d->plot & p) && strlen(metric_plot_name(p)) == vlen &&
+		    strncmp(metric_plot_name(p), value, vlen) == 0)
 			return 1;
 	return 0;
+}
+
+/*
+ * Whether row d meets every FIELD=VALUE of the comma-separated where; -1
+ * when one is malformed or names no field.
+ */
+static int row_meets(const struct metric_def *d, const char *where)
+{
+	for (const char *c = where;; c++) {
+		const char *eq = strchr(c, '=');
+		const char *comma = strchr(c, ',');
+		int has;
+
+		if (!eq || (comma && comma < eq) || eq == c)
+			return -1;
+		has = row_has(d, c, (size_t)(eq - c), eq + 1);
+		if (has <= 0)
+			return has;
+		if (!(c = strchr(eq, ',')))
+			return 1;
+	}
 }
 
 /*
@@ -66,16 +91,11 @@ static int row_has(const struct metric_def *d, const char *field, size_t flen, c
  */
 static int select_rows(const char *where, int *pick)
 {
-	const char *eq = where ? strchr(where, '=') : NULL;
-
 	for (int i = 0; i < MET_N; i++) {
-		pick[i] = 1;
-		if (!where)
-			continue;
-		pick[i] = eq ? row_has(&metric_defs[i], where, (size_t)(eq - where), eq + 1) : -1;
+		pick[i] = where ? row_meets(&metric_defs[i], where) : 1;
 		if (pick[i] < 0) {
-			error("metrics: '--where %s' is not FIELD=VALUE of a known field", where);
-			hint("fields: direction, kind, noise, unit, kcidb_unit, plot");
+			error("metrics: '--where %s' is not FIELD=VALUE[,...] of known fields", where);
+			hint("fields: direction, kind, noise, scope, unit, kcidb_unit, plot");
 			return EX_USAGE;
 		}
 	}
@@ -104,9 +124,10 @@ static void print_json(const int *pick)
 		json_str(&j, "direction", metric_dir_name(d->dir));
 		json_str(&j, "kind", metric_kind_name(d->kind));
 		json_str(&j, "noise", metric_noise_name(d->noise));
+		json_str(&j, "scope", metric_scope_name(d->scope));
 		json_str(&j, "kcidb_unit", d->kcidb_unit);
 		json_arr_open(&j, "plot");
-		for (unsigned p = 1; p <= PLOT_DESIGNS; p <<= 1)
+		for (unsigned p = 1; p <= PLOT_LAST; p <<= 1)
 			if (d->plot & p)
 				json_str(&j, NULL, metric_plot_name(p));
 		json_arr_close(&j);
@@ -121,11 +142,11 @@ static void print_json(const int *pick)
 /* The readable table of the picked rows, or their names alone. */
 static void print_text(const int *pick, int names_only)
 {
-	char plots[64];
+	char plots[80];
 
 	if (!names_only)
-		printf("%-30s %-4s %-7s %-7s %-7s %-12s %-24s %s\n", "metric", "unit", "better", "kind",
-		       "noise", "kcidb unit", "report plots", "meaning");
+		printf("%-30s %-4s %-7s %-7s %-7s %-6s %-12s %-24s %s\n", "metric", "unit", "better",
+		       "kind", "noise", "scope", "kcidb unit", "report plots", "meaning");
 	for (int i = 0; i < MET_N; i++) {
 		const struct metric_def *d = &metric_defs[i];
 
@@ -135,9 +156,9 @@ static void print_text(const int *pick, int names_only)
 			printf("%s\n", d->name);
 			continue;
 		}
-		printf("%-30s %-4s %-7s %-7s %-7s %-12s %-24s %s\n", d->name, *d->unit ? d->unit : "-",
-		       metric_dir_name(d->dir), metric_kind_name(d->kind), metric_noise_name(d->noise),
-		       d->kcidb_unit, *plots_text(d, plots, sizeof(plots)) ? plots : "-", d->meaning);
+		printf("%-30s %-4s %-7s %-7s %-7s %-6s %-12s %-24s %s\n", d->name,
+		       *d->unit ? d->unit : "-", metric_dir_name(d->dir), metric_kind_name(d->kind),
+		       metric_noise_name(d->noise), metric_scope_name(d->scope), d->kcidb_unit, *plots_text(d, plots, sizeof(plots)) ? plots : "-", d->meaning);
 	}
 }
 

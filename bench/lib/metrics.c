@@ -2,9 +2,9 @@
 #include <string.h>
 #include "lib/metrics.h"
 
-#define METRIC_DEF(e, n, u, d, k, nz, ku, p, m) \
-	[e] = { .name = n, .unit = u, .dir = d, .kind = k, .noise = nz, .kcidb_unit = ku, \
-		.plot = p, .meaning = m },
+#define METRIC_DEF(e, n, u, d, k, nz, sc, ku, p, m) \
+	[e] = { .name = n, .unit = u, .dir = d, .kind = k, .noise = nz, .scope = sc, \
+		.kcidb_unit = ku, .plot = p, .meaning = m },
 const struct metric_def metric_defs[MET_N] = { METRIC_ROWS(METRIC_DEF) };
 #undef METRIC_DEF
 
@@ -57,10 +57,16 @@ const char *metric_noise_name(enum metric_noise n)
 	return n == NOISE_ONE_WAY ? "one-way" : "both";
 }
 
+const char *metric_scope_name(enum metric_scope s)
+{
+	return s == SCOPE_LOAD ? "load" : s == SCOPE_SYSTEM ? "system" : "run";
+}
+
 const char *metric_plot_name(unsigned p)
 {
 	switch (p) {
 	case PLOT_SCALING: return "scaling";
+	case PLOT_SCALING_PER_TASK: return "scaling-per-task";
 	case PLOT_HISTORY: return "history";
 	case PLOT_FLEET: return "fleet";
 	case PLOT_DESIGNS: return "designs";

@@ -1,14 +1,14 @@
 /*
  * lib/metrics.h - the run metrics, once. A row says what a metric is
  * called, its unit, which way is better, what kind of number it is, how
- * noise moves it, what it means, its KCIDB unit and which report sections
+ * noise moves it, what else moves it, what it means, its KCIDB unit and which report sections
  * plot it. The backends set metrics by the row's enum (result_set_metric),
  * so a name outside this list does not compile; the output writers, the
  * KCIDB export, compare, 'sgabench metrics' and through it the scripts and
  * the report read the rest from here.
  *
- * A row is X(ENUM, "name", unit, DIR, KIND, NOISE, "kcidb unit", plots,
- * "meaning"). unit is how the human output prints the value: "B" (sizes),
+ * A row is X(ENUM, "name", unit, DIR, KIND, NOISE, SCOPE, "kcidb unit",
+ * plots, "meaning"). unit is how the human output prints the value: "B" (sizes),
  * "s", "1/s" (rates), "" (a plain number). Event totals (page-faults,
  * task-clock, ...) are not rows: perf names them (machine/perf.c).
  * Adding a metric is one row here plus the code that computes it.
@@ -34,80 +34,100 @@ enum metric_noise {
 				 * compare judges its best runs, not its median */
 };
 
+/*
+ * What besides the run moves it. The report never plots a load or system
+ * metric over nights (the plot would show the machine's other jobs), and
+ * the A/A noise table leaves system metrics out (a floor of a quantity
+ * every process moves says nothing about a cell).
+ */
+enum metric_scope {
+	SCOPE_RUN,		/* the run alone: its own counts, or CPU time it used */
+	SCOPE_LOAD,		/* read off a wall clock: the machine's other jobs move it */
+	SCOPE_SYSTEM,		/* a system-wide quantity: every process on the machine moves it */
+};
+
 /* The report sections that plot it (a bit set). */
 enum metric_plot {
-	PLOT_SCALING = 1,	/* the SGA scaling sweep: median against tasks per layout */
-	PLOT_HISTORY = 2,	/* nightly history, relative to each cell */
-	PLOT_FLEET = 4,		/* the same cells across machines (the first one measured on most) */
-	PLOT_DESIGNS = 8,	/* the TLB designs table of a model sweep */
+	PLOT_SCALING = 1,	/* the SGA scaling sweep: all tasks' median against tasks per layout */
+	PLOT_SCALING_PER_TASK = 2, /* the same, divided by the tasks */
+	PLOT_HISTORY = 4,	/* nightly history, relative to each cell */
+	PLOT_FLEET = 8,		/* the same cells across machines, in row order: the first
+				 * one measured on most machines is shown */
+	PLOT_DESIGNS = 16,	/* the TLB designs table of a model sweep */
+	PLOT_LAST = PLOT_DESIGNS,
 };
 
 #define METRIC_ROWS(X) \
 	X(MET_ACCESSES_PER_S, "accesses-per-s", "1/s", DIR_HIGHER, KIND_RATE, NOISE_ONE_WAY, \
-	  "accesses/s", PLOT_HISTORY | PLOT_FLEET, \
+	  SCOPE_LOAD, "accesses/s", 0, \
 	  "accesses of all tasks / the longest window (with --windows: the median window)") \
 	X(MET_ACCESSES_PER_CPU_S, "accesses-per-cpu-s", "1/s", DIR_HIGHER, KIND_RATE, NOISE_ONE_WAY, \
-	  "accesses/s", PLOT_HISTORY, \
+	  SCOPE_RUN, "accesses/s", PLOT_HISTORY, \
 	  "accesses of all tasks / their task-clock (CPU time, not wall; the median window)") \
 	X(MET_ACCESSES_PER_CPU_S_BEST, "accesses-per-cpu-s-best", "1/s", DIR_HIGHER, KIND_RATE, \
-	  NOISE_ONE_WAY, "accesses/s", PLOT_HISTORY, \
+	  NOISE_ONE_WAY, SCOPE_RUN, "accesses/s", PLOT_HISTORY | PLOT_FLEET, \
 	  "the fastest task window: its accesses / its own task-clock") \
 	X(MET_FIRST_TOUCH_FAULTS, "first-touch-faults", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, \
-	  "faults", PLOT_SCALING | PLOT_HISTORY | PLOT_FLEET, \
+	  SCOPE_RUN, "faults", PLOT_SCALING | PLOT_HISTORY | PLOT_FLEET, \
 	  "minor faults while each task touched its pages once") \
-	X(MET_PAGETABLES_DELTA_BYTES, "pagetables-delta-bytes", "B", DIR_LOWER, KIND_COUNT, \
-	  NOISE_BOTH, "B", PLOT_SCALING | PLOT_HISTORY, \
-	  "system-wide PageTables change, tasks alive (noisy)") \
-	X(MET_PTE_BYTES, "pte-bytes", "B", DIR_LOWER, KIND_COUNT, NOISE_BOTH, "B", \
-	  PLOT_SCALING | PLOT_HISTORY, \
-	  "page-table memory (VmPTE) of all tasks at the end of the window") \
-	X(MET_SGA_PTE_BYTES, "sga-pte-bytes", "B", DIR_LOWER, KIND_COUNT, NOISE_BOTH, "B", \
-	  PLOT_HISTORY, "VmPTE the tasks added from first touch to the window's end") \
-	X(MET_STARTUP_S, "startup-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, "s", 0, \
-	  "fork to every task attached and ready") \
-	X(MET_WINDOW_S, "window-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, "s", 0, \
-	  "the longest task's measured window (with --windows: the median window)") \
-	X(MET_WALL_S, "wall-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, "s", \
+	X(MET_SGA_PTE_BYTES, "sga-pte-bytes", "B", DIR_LOWER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "B", \
 	  PLOT_SCALING | PLOT_HISTORY | PLOT_FLEET, \
-	  "the whole run, set-up and first touch included") \
-	X(MET_WINDOWS, "windows", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, "windows", 0, \
+	  "page tables the tasks added for the SGA: VmPTE from first touch to the window's end") \
+	X(MET_PAGETABLES_DELTA_BYTES, "pagetables-delta-bytes", "B", DIR_LOWER, KIND_COUNT, \
+	  NOISE_BOTH, SCOPE_SYSTEM, "B", PLOT_SCALING_PER_TASK, \
+	  "system-wide PageTables change while the tasks are alive (every process moves it)") \
+	X(MET_PTE_BYTES, "pte-bytes", "B", DIR_LOWER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "B", \
+	  PLOT_SCALING_PER_TASK | PLOT_HISTORY, \
+	  "page-table memory (VmPTE) of all tasks, whole process, at the end of the window") \
+	X(MET_STARTUP_S, "startup-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", 0, \
+	  "fork to every task attached and ready") \
+	X(MET_WINDOW_S, "window-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", 0, \
+	  "the longest task's measured window (with --windows: the median window)") \
+	X(MET_WALL_S, "wall-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", \
+	  PLOT_SCALING, "the whole run, set-up and first touch included") \
+	X(MET_WINDOWS, "windows", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "windows", 0, \
 	  "measured windows after one first touch (--windows)") \
-	X(MET_WINDOW_ROUNDS, "window-rounds", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, "rounds", 0, \
-	  "rounds per window, calibrated to --min-window (or --rounds)") \
+	X(MET_WINDOW_ROUNDS, "window-rounds", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, SCOPE_LOAD, \
+	  "rounds", 0, "rounds per window, calibrated to --min-window (or --rounds)") \
 	X(MET_WINDOW_S_SPREAD, "window-s-spread", "", DIR_NEITHER, KIND_DERIVED, NOISE_ONE_WAY, \
-	  "ratio", 0, "(max - min) / median of the windows' window-s") \
+	  SCOPE_LOAD, "ratio", 0, "(max - min) / median of the windows' window-s") \
 	X(MET_ACCESSES_PER_S_SPREAD, "accesses-per-s-spread", "", DIR_NEITHER, KIND_DERIVED, \
-	  NOISE_ONE_WAY, "ratio", 0, "(max - min) / median of the windows' accesses-per-s") \
+	  NOISE_ONE_WAY, SCOPE_LOAD, "ratio", 0, \
+	  "(max - min) / median of the windows' accesses-per-s") \
 	X(MET_ACCESSES_PER_CPU_S_SPREAD, "accesses-per-cpu-s-spread", "", DIR_NEITHER, KIND_DERIVED, \
-	  NOISE_ONE_WAY, "ratio", 0, "(max - min) / median of the windows' accesses-per-cpu-s") \
-	X(MET_TEST_WORK, "test-work", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, "units", 0, \
+	  NOISE_ONE_WAY, SCOPE_LOAD, "ratio", 0, \
+	  "(max - min) / median of the windows' accesses-per-cpu-s") \
+	X(MET_TEST_WORK, "test-work", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "units", 0, \
 	  "TEST KNOB SGABENCH_TEST_WORK: extra work per access (a slowed run)") \
 	X(MET_GENERATED_IN_WINDOW, "generated-in-window", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, \
-	  "flag", 0, "1: the access order was too long to pre-generate") \
-	X(MET_SHAREDCTX_TASKS, "sharedctx-tasks", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, "tasks", 0, \
-	  "tasks whose mapping shows the shared-context smaps flag") \
-	X(MET_MODEL_WALL_S, "model-wall-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, "s", 0, \
-	  "wall time the model took to simulate the run") \
-	X(MET_MODEL_CPU_S, "model-cpu-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, "s", 0, \
+	  SCOPE_RUN, "flag", 0, "1: the access order was too long to pre-generate") \
+	X(MET_SHAREDCTX_TASKS, "sharedctx-tasks", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, \
+	  "tasks", 0, "tasks whose mapping shows the shared-context smaps flag") \
+	X(MET_MODEL_WALL_S, "model-wall-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", \
+	  0, "wall time the model took to simulate the run") \
+	X(MET_MODEL_CPU_S, "model-cpu-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_RUN, "s", 0, \
 	  "CPU time the model took to simulate the run") \
-	X(MET_MODEL_ACCESSES, "model-accesses", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, "accesses", \
-	  0, "accesses of all tasks the model accounted for") \
+	X(MET_MODEL_ACCESSES, "model-accesses", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, \
+	  "accesses", 0, "accesses of all tasks the model accounted for") \
 	X(MET_MODEL_SIMULATED_ACCESSES, "model-simulated-accesses", "", DIR_NEITHER, KIND_COUNT, \
-	  NOISE_BOTH, "accesses", 0, "of those, the accesses the model simulated one by one") \
+	  NOISE_BOTH, SCOPE_RUN, "accesses", 0, "of those, the accesses the model simulated one by one") \
 	X(MET_MODEL_SKIPPED_ACCESSES, "model-skipped-accesses", "", DIR_NEITHER, KIND_COUNT, \
-	  NOISE_BOTH, "accesses", 0, "of those, the accesses accounted by exact period skipping") \
+	  NOISE_BOTH, SCOPE_RUN, "accesses", 0, \
+	  "of those, the accesses accounted by exact period skipping") \
 	X(MET_MODEL_PERIOD_CYCLES, "model-period-cycles", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, \
-	  "cycles", 0, "length of the detected period of the simulation, 0 when none") \
+	  SCOPE_RUN, "cycles", 0, "length of the detected period of the simulation, 0 when none") \
 	X(MET_MODEL_ACCESSES_PER_S, "model-accesses-per-s", "1/s", DIR_HIGHER, KIND_RATE, \
-	  NOISE_ONE_WAY, "accesses/s", 0, "model-accesses / model-wall-s: the model's own speed") \
+	  NOISE_ONE_WAY, SCOPE_LOAD, "accesses/s", 0, \
+	  "model-accesses / model-wall-s: the model's own speed") \
 	X(MET_DTLB_MISSES_PER_ROUND, "dtlb-misses-per-round", "", DIR_LOWER, KIND_DERIVED, NOISE_BOTH, \
-	  "misses/round", 0, "modelled page walks of all tasks / rounds") \
+	  SCOPE_RUN, "misses/round", 0, "modelled page walks of all tasks / rounds") \
 	X(MET_EST_TRANSLATION_CYCLES, "est-translation-cycles", "", DIR_LOWER, KIND_DERIVED, \
-	  NOISE_BOTH, "cycles", 0, "estimated cycles spent in address translation (assumed walk costs)") \
-	X(MET_EST_TRANSLATION_S, "est-translation-s", "s", DIR_LOWER, KIND_DERIVED, NOISE_BOTH, "s", \
-	  PLOT_DESIGNS, "est-translation-cycles at the preset's clock") \
+	  NOISE_BOTH, SCOPE_RUN, "cycles", 0, \
+	  "estimated cycles spent in address translation (assumed walk costs)") \
+	X(MET_EST_TRANSLATION_S, "est-translation-s", "s", DIR_LOWER, KIND_DERIVED, NOISE_BOTH, \
+	  SCOPE_RUN, "s", PLOT_DESIGNS, "est-translation-cycles at the preset's clock") \
 	X(MET_EST_TRANSLATION_NS_PER_ACCESS, "est-translation-ns-per-access", "", DIR_LOWER, \
-	  KIND_DERIVED, NOISE_BOTH, "ns/access", 0, "est-translation-s per access, in ns")
+	  KIND_DERIVED, NOISE_BOTH, SCOPE_RUN, "ns/access", 0, "est-translation-s per access, in ns")
 
 #define METRIC_ENUM(e, ...) e,
 enum metric_id { METRIC_ROWS(METRIC_ENUM) MET_N };
@@ -119,6 +139,7 @@ struct metric_def {
 	enum metric_dir dir;
 	enum metric_kind kind;
 	enum metric_noise noise;
+	enum metric_scope scope;
 	const char *kcidb_unit;
 	unsigned plot;		/* enum metric_plot bits */
 	const char *meaning;
@@ -150,8 +171,10 @@ int metric_one_way(const char *name);
 const char *metric_dir_name(enum metric_dir d);
 const char *metric_kind_name(enum metric_kind k);
 const char *metric_noise_name(enum metric_noise n);
+/* "run", "load", "system". */
+const char *metric_scope_name(enum metric_scope s);
 
-/* The name of plot bit p ("scaling", "history", "fleet", "designs"), or NULL. */
+/* The name of plot bit p ("scaling", "scaling-per-task", "history", "fleet", "designs"), or NULL. */
 const char *metric_plot_name(unsigned p);
 
 #endif

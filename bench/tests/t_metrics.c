@@ -32,7 +32,7 @@ static int bad_rows(void)
 			     (d->kind != KIND_RATE || !strcmp(d->unit, "1/s")) &&
 			     (strcmp(d->unit, "B") || !strcmp(d->kcidb_unit, "B")) &&
 			     (strcmp(d->unit, "s") || !strcmp(d->kcidb_unit, "s")) &&
-			     strcmp(d->kcidb_unit, "events") != 0 && d->plot < 2 * PLOT_DESIGNS;
+			     strcmp(d->kcidb_unit, "events") != 0 && d->plot < 2 * PLOT_LAST;
 
 		if (!row_ok) {
 			printf("# row %d (%s) is not consistent\n", i, d->name ? d->name : "?");

@@ -24,6 +24,7 @@ test_expect_success "metrics --json: exit 0, the envelope, every row in order" '
 test_expect_success "every row has each field, with a value the registry allows" '
 	test_is "$(jq "[.metrics[] | select((.direction | IN(\"higher\", \"lower\", \"neither\")) and
 		(.kind | IN(\"count\", \"time\", \"rate\", \"derived\")) and (.noise | IN(\"both\", \"one-way\")) and
+		(.scope | IN(\"run\", \"load\", \"system\")) and
 		(.unit | type == \"string\") and (.kcidb_unit | length > 0) and (.meaning | length > 0) and
 		(.plot | type == \"array\"))] | length" "$TMPD/m.json")" "$(wc -l <"$TMPD/source")"
 '
@@ -40,6 +41,19 @@ test_expect_success "--where plot=history: the rows the history plots" '
 	"$SGABENCH" metrics --names --where plot=history >"$TMPD/hist" &&
 	jq -r ".metrics[] | select(.plot | index(\"history\")) | .name" "$TMPD/m.json" >"$TMPD/want" &&
 	test -s "$TMPD/want" && diff -u "$TMPD/want" "$TMPD/hist"
+'
+test_expect_success "--where A=x,B=y: the rows that meet both" '
+	"$SGABENCH" metrics --names --where scope=run,plot=history >"$TMPD/both" &&
+	jq -r ".metrics[] | select(.scope == \"run\" and (.plot | index(\"history\"))) | .name" \
+		"$TMPD/m.json" >"$TMPD/want" &&
+	test -s "$TMPD/want" && diff -u "$TMPD/want" "$TMPD/both"
+'
+test_expect_success "a wall-clock metric is never plotted over nights" '
+	test_is "$("$SGABENCH" metrics --names --where scope=load,plot=history)" ""
+'
+test_expect_success "--where with a condition that is not FIELD=VALUE: usage error (2)" '
+	run_sga metrics --where scope=run,plot &&
+	test_is "$rc" 2
 '
 test_expect_success "--where with an unknown field: usage error (2)" '
 	run_sga metrics --where colour=red &&

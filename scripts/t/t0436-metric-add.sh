@@ -4,7 +4,7 @@
 # one result_set_metric line to the native backend, builds, and checks
 # that the new metric reaches the run's JSON and human output, 'sgabench
 # metrics', compare's direction and the KCIDB export's unit, with no
-# other edit. A build of the whole tree: about a minute on 2 CPUs.
+# other edit, and that the report plots it. A build of the whole tree: about a minute on 2 CPUs.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -17,11 +17,12 @@ db=$TMPD/a.db
 
 test_expect_success "a copy of the tree gets one registry row and one line computing it" - <<-\EOT
 	mkdir -p "$src" &&
-	(cd "$top" && cp -R Makefile bench workloads kernel "$src/") &&
+	(cd "$top" && cp -R Makefile bench workloads kernel scripts report "$src/") &&
 	rm -rf "$src/build" "$new" &&
-	sed -i 's|^#define METRIC_ROWS(X) \\$|&\
-	X(MET_ADDED_BY_T0436, "added-by-t0436", "B", DIR_HIGHER, KIND_COUNT, NOISE_BOTH, "B", 0, \\\
-	  "twice pte-bytes: a row t0436 adds") \\|' "$src/bench/lib/metrics.h" &&
+	sed -i 's@^#define METRIC_ROWS(X) \\$@&\
+	X(MET_ADDED_BY_T0436, "added-by-t0436", "B", DIR_HIGHER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, \\\
+	  "B", PLOT_SCALING_PER_TASK | PLOT_HISTORY, \\\
+	  "twice pte-bytes: a row t0436 adds") \\@' "$src/bench/lib/metrics.h" &&
 	sed -i 's|^\([[:space:]]*\)result_set_metric(r, MET_PTE_BYTES, pte);$|&\
 \1result_set_metric(r, MET_ADDED_BY_T0436, 2 * pte);|' "$src/bench/native/native.c" &&
 	test_is "$(grep -c MET_ADDED_BY_T0436 "$src/bench/lib/metrics.h" "$src/bench/native/native.c" | cut -d: -f2 | paste -sd' ')" "1 1"
@@ -51,5 +52,11 @@ EOT
 test_expect_success "the KCIDB export carries its unit" - <<-\EOT
 	"$new" export kcidb --db "$db" --origin t0436 --output "$TMPD/k.json" &&
 	test_is "$(jq -c '[.tests[] | select(.id | endswith(":added-by-t0436")) | .number.unit] | unique' "$TMPD/k.json")" '["B"]'
+EOT
+test_expect_success "the report plots it: per task in the scaling sweep, and over nights" - <<-\EOT
+	(top=$src SGABENCH_BIN=$new prog=t0436
+	. "$src/scripts/lib.sh" && . "$src/report/metrics.sh" &&
+	case " $report_scaling_plots " in *" added-by-t0436:per-task "*) ;; *) exit 1 ;; esac &&
+	case " $report_history_info " in *" added-by-t0436 "*) ;; *) exit 1 ;; esac)
 EOT
 test_done

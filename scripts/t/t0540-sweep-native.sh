@@ -41,6 +41,6 @@ test_expect_success "the summary shows the medians" 'grep -q "page=4k .*tasks=2 
 rc=0
 "$top/report/mkreport" --db "$db" --out "$TMPD/rep" --sweep smoke >/dev/null 2>&1 || rc=$?
 test_expect_success "mkreport on it exits 0" 'test_is "$rc" 0'
-test_expect_success "the scaling plot of first-touch faults is drawn" 'test -s "$TMPD/rep/scaling-faults.svg"'
+test_expect_success "the scaling plot of first-touch faults is drawn" 'test -s "$TMPD/rep/scaling-first-touch-faults.svg"'
 test_expect_success "the page lists the cells" 'grep -q "<td>4k</td><td>2</td><td>4096</td>" "$TMPD/rep/index.html"'
 test_done

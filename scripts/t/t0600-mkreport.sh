@@ -49,7 +49,7 @@ test_expect_success "mkreport prints the path of the page" 'test_is "$(cat "$TMP
 test_expect_success "index.html written" 'test -s "$out/index.html"'
 test_expect_success "summary.md written" 'test -s "$out/summary.md"'
 test_expect_success "summary.txt has five lines" 'test_is "$(wc -l <"$out/summary.txt")" 5'
-for p in cover scaling-sgapte scaling-pagetables scaling-faults scaling-time scaling-vmpte \
+for p in cover scaling-sga-pte-bytes scaling-pagetables-delta-bytes scaling-first-touch-faults scaling-wall-s scaling-pte-bytes \
 	history-1-accesses-per-cpu-s-best history-2-first-touch-faults machines; do
 	test_expect_success "$p.svg is a non-empty SVG" - <<-\EOT
 		sh -c "test -s '$out/$p.svg' && grep -q '<svg' '$out/$p.svg' && grep -q '<path' '$out/$p.svg'"
@@ -144,12 +144,12 @@ test_expect_success "scaling: sga-pte-bytes in the table (4k, 8 tasks: 2048 KiB;
 	grep -q '^2m-pud	8	71	32.0	' "$out/data/scaling-table.tsv"
 EOT
 test_expect_success "scaling: every plot says how many runs stand behind a point (3)" - <<-\EOT
-	for p in sgapte pagetables faults vmpte time; do
+	for p in sga-pte-bytes pagetables-delta-bytes first-touch-faults pte-bytes wall-s; do
 		grep -q 'only 3 run(s) per point' "$out/scaling-$p.svg" || return 1
 	done
 EOT
 test_expect_success "scaling: PageTables per task separates the layouts at 8 tasks" - <<-\EOT
-	test_is "$(awk -F'	' '$1 == "8" { print $2 }' "$out/data/scaling-pagetables.dat" | tr '\n' ' ')" "12288 8704 270336 "
+	test_is "$(awk -F'	' '$1 == "8" { print $2 }' "$out/data/scaling-pagetables-delta-bytes.dat" | tr '\n' ' ')" "12288 8704 270336 "
 EOT
 # The machines: a metric the load does not move, machines told apart.
 test_expect_success "machines: not load noise, each machine named by host and fingerprint" - <<-\EOT
@@ -208,9 +208,9 @@ sqlite3 "$dbn" "UPDATE metric SET value = -value WHERE name = 'pagetables-delta-
 	AND run_id IN (SELECT id FROM run WHERE uuid GLOB 'scal-2m-pud-*')"
 test_expect_success "negative PageTables medians are drawn, below a zero line" - <<-\EOT
 	"$top/report/mkreport" --db "$dbn" --out "$TMPD/neg" >/dev/null &&
-	awk -F'	' '/^"2m-pud"/ { b = 1; next } /^"/ { b = 0 } b && $1 == 8 { print $2 }' "$TMPD/neg/data/scaling-pagetables.dat" >"$TMPD/negv" &&
+	awk -F'	' '/^"2m-pud"/ { b = 1; next } /^"/ { b = 0 } b && $1 == 8 { print $2 }' "$TMPD/neg/data/scaling-pagetables-delta-bytes.dat" >"$TMPD/negv" &&
 	test_is "$(cat "$TMPD/negv")" -8704 &&
-	grep -q '>-[0-9][0-9]*<' "$TMPD/neg/scaling-pagetables.svg" &&
+	grep -q '>-[0-9][0-9]*<' "$TMPD/neg/scaling-pagetables-delta-bytes.svg" &&
 	grep -q '<td>2m-pud</td><td>8</td><td>71</td><td>32.0</td><td>-68.0</td>' "$TMPD/neg/index.html"
 EOT
 test_done
