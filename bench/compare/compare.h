@@ -209,6 +209,12 @@ int cmp_row_exact(struct cmp *c, const char *cell, int64_t mach, const char *met
 void cmp_exact_fill(struct cmp_row *r, double b, double cv);
 void cmp_decide_exact(struct cmp_row *r);
 int cmp_clock_metric(const char *metric);
+/*
+ * Whether both sides of the group cell/mach have runs and all are of a
+ * deterministic backend. Its clocks then time the simulator, not the
+ * simulated machine: compare judges them only when asked by name.
+ */
+int cmp_group_deterministic(const struct cmp *c, const char *cell, int64_t mach);
 
 /* The exact method's JSON fields: for row r, or (r NULL) the comparison's when it has exact rows. */
 void cmp_exact_method(const struct cmp *c, const struct cmp_row *r, struct json *j);

@@ -73,6 +73,11 @@ static int side_deterministic(const struct cmp *c, int side, const char *cell, i
 	return seen > 0;
 }
 
+int cmp_group_deterministic(const struct cmp *c, const char *cell, int64_t mach)
+{
+	return side_deterministic(c, 0, cell, mach) && side_deterministic(c, 1, cell, mach);
+}
+
 int cmp_row_exact(struct cmp *c, const char *cell, int64_t mach, const char *metric,
 		  const double *xb, size_t nb, const double *xc, size_t nc)
 {

@@ -228,13 +228,17 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 
 /*
  * All rows of one group: the chosen metrics, or every metric its runs have
- * for which some way is better (metric_has_direction).
+ * for which some way is better (metric_has_direction), but for a
+ * deterministic backend's group, the metrics read from a clock: those time
+ * the simulator (model-wall-s), not what it simulates.
  */
 static int group_rows(struct cmp *c, const char *cell, int64_t mach, double *xb, double *xc)
 {
 	const char **names = NULL;
 	size_t n = 0;
 	int ret = 0;
+	int model = !c->nmetric && cmp_group_deterministic(c, cell, mach);
+	int clocks = 0;
 
 	for (size_t i = 0; i < c->nmetric && !ret; i++)
 		ret = add_name(&names, &n, c->metric[i]);
@@ -244,9 +248,15 @@ static int group_rows(struct cmp *c, const char *cell, int64_t mach, double *xb,
 
 		for (size_t i = 0; i < rs->n && !ret; i++)
 			for (size_t k = 0; in_group(c, &rs->run[i], cell, mach) && k < rv[i].n && !ret; k++)
-				if (metric_has_direction(rv[i].name[k]))
+				if (model && cmp_clock_metric(rv[i].name[k]))
+					clocks = 1;
+				else if (metric_has_direction(rv[i].name[k]))
 					ret = add_name(&names, &n, rv[i].name[k]);
 	}
+	if (clocks)
+		cmp_note(c, "cell '%s': a deterministic backend; its clocks (model-wall-s and the like) "
+			 "time the simulator, not the simulated machine, and are not judged: "
+			 "--metric NAME judges one", cell);
 	if (!c->nmetric && n)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && !ret; i++)

@@ -39,7 +39,7 @@ test_expect_success 'every family has its help and type; metrics have unit and m
 		grep -q "^# HELP $f " "$TMPD/om" && grep -q "^# TYPE $f gauge$" "$TMPD/om" || echo "$f"
 	done >"$TMPD/bad" &&
 	test_is "$(cat "$TMPD/bad")" "" &&
-	grep -q "^sgabench_metric_info{metric=\"sga-pte-bytes\",unit=\"B\",help=\"VmPTE" "$TMPD/om"
+	grep -q "^sgabench_metric_info{metric=\"sga-pte-bytes\",unit=\"B\",help=\"page tables the tasks added for the SGA" "$TMPD/om"
 '
 
 test_expect_success PROMTOOL 'promtool check metrics accepts it' '
