@@ -2,7 +2,11 @@
  * output/kcidb.c - the KCIDB v5.3 export. Ids are "ORIGIN:kernel:RELEASE"
  * (checkouts), "ORIGIN:FINGERPRINT:RELEASE" (builds) and
  * "ORIGIN:RUN_UUID:METRIC" (tests). A test's path is "sgabench", the words
- * of the run's cell ("tasks=8" becomes "tasks_8") and the metric. Status:
+ * of the run's cell whose key varies among the exported runs ("tasks=8"
+ * becomes "tasks_8"), and the metric: two runs of different cells differ
+ * in such a word, so their paths differ, and an axis every run shares
+ * (often 20 of them) is not repeated in every path. The full cell is in
+ * the test's misc. Status:
  * DONE for a value, ERROR for a failed run, SKIP for a counter this machine
  * cannot count (unsupported, no-pmu, pmu-reads-zero, not-modelled), MISS
  * for one the harness could have counted with other settings (permission,
@@ -24,6 +28,7 @@
 struct row {
 	int64_t id;
 	char *uuid, *status, *label, *started_at, *fingerprint, *arch, *kernel, *machine_json;
+	char *cell;		/* the run's cell, read by cells_load() */
 };
 
 struct rows {
@@ -31,6 +36,7 @@ struct rows {
 	size_t n;
 	int (*want)(void *ctx, int64_t id, const char *label, const char *status);
 	void *ctx;
+	char *varying;		/* " key key ... ": the cell keys whose value differs among the rows */
 };
 
 int kcidb_origin_ok(const char *origin)
@@ -65,6 +71,7 @@ static int add_row(void *ctx, const struct store_export_row *e)
 	r->arch = strdup(e->arch);
 	r->kernel = strdup(*e->kernel ? e->kernel : "unknown");
 	r->machine_json = strdup(e->machine_json);
+	r->cell = NULL;
 	return r->uuid && r->status && r->label && r->started_at && r->fingerprint && r->arch &&
 	       r->kernel && r->machine_json ? 0 : -1;
 }
@@ -82,8 +89,64 @@ static void free_rows(struct rows *rs)
 		free(r->arch);
 		free(r->kernel);
 		free(r->machine_json);
+		free(r->cell);
 	}
 	free(rs->r);
+	free(rs->varying);
+}
+
+/* Each row's cell (a second read of the runs: the export rows do not carry it). */
+static int cells_load(struct store *st, struct rows *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct stored_run s;
+
+		if (store_load_run(st, rs->r[i].uuid, &s)) {
+			error("export: cannot load run %s", rs->r[i].uuid);
+			return -1;
+		}
+		rs->r[i].cell = strdup(s.cell ? s.cell : "");
+		store_free_run(&s);
+		if (!rs->r[i].cell)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The value of key (length kl) in cell as a pointer and length (*vl), or
+ * NULL when the cell has no such key.
+ */
+static const char *cell_value(const char *cell, const char *key, size_t kl, size_t *vl)
+{
+	while (cell && *cell) {
+		size_t l = strcspn(cell, " ");
+		const char *eq = memchr(cell, '=', l);
+		size_t wk = eq ? (size_t)(eq - cell) : l;
+
+		if (wk == kl && strncmp(cell, key, kl) == 0) {
+			*vl = eq ? l - kl - 1 : 0;
+			return eq ? eq + 1 : cell + l;
+		}
+		cell += l;
+		cell += strspn(cell, " ");
+	}
+	return NULL;
+}
+
+/* Whether the key (length kl) has the same value in every row's cell. */
+static int key_constant(const struct rows *rs, const char *key, size_t kl)
+{
+	size_t v0l = 0, vl;
+	const char *v0 = rs->n ? cell_value(rs->r[0].cell, key, kl, &v0l) : NULL;
+
+	for (size_t i = 1; i < rs->n; i++) {
+		const char *v = cell_value(rs->r[i].cell, key, kl, &vl);
+
+		if (!v != !v0 || (v && (vl != v0l || strncmp(v, v0, vl) != 0)))
+			return 0;
+	}
+	return 1;
 }
 
 /* Write "key": the JSON text without its nulls (an empty object if it is not JSON). */
@@ -122,14 +185,73 @@ static void path_word(char *p, size_t len, const char *w, size_t wl)
 	p[n] = '\0';
 }
 
-/* "sgabench.<cell words>", one word per space-separated key=value of the cell. */
-static void cell_path(char *p, size_t len, const char *cell)
+/* Whether the list " key key ... " holds the key of length kl. */
+static int listed(const char *list, const char *key, size_t kl)
+{
+	for (const char *v = list; v && *v; v = strchr(v + 1, ' '))
+		if (strncmp(v + 1, key, kl) == 0 && v[1 + kl] == ' ')
+			return 1;
+	return 0;
+}
+
+/*
+ * Set rs->varying: every key of any row's cell whose value is not the same
+ * in all; each key is judged once (seen), so the cost is keys x runs.
+ */
+static int varying_keys(struct rows *rs)
+{
+	char *vbuf = NULL, *sbuf = NULL;
+	size_t vlen = 0, slen = 0;
+	FILE *v = open_memstream(&vbuf, &vlen);
+	FILE *seen = open_memstream(&sbuf, &slen);
+	int bad;
+
+	if (v)
+		fputc(' ', v);
+	if (seen)
+		fputc(' ', seen);
+	for (size_t i = 0; v && seen && i < rs->n; i++)
+		for (const char *c = rs->r[i].cell; *c;) {
+			size_t l = strcspn(c, " ");
+			const char *eq = memchr(c, '=', l);
+			size_t kl = eq ? (size_t)(eq - c) : l;
+
+			fflush(seen);
+			if (!listed(sbuf, c, kl)) {
+				fprintf(seen, "%.*s ", (int)kl, c);
+				if (!key_constant(rs, c, kl))
+					fprintf(v, "%.*s ", (int)kl, c);
+			}
+			c += l;
+			c += strspn(c, " ");
+		}
+	bad = !v || !seen;
+	if (seen && fclose(seen))
+		bad = 1;
+	if (v && fclose(v))
+		bad = 1;
+	free(sbuf);
+	if (bad) {
+		free(vbuf);
+		return -1;
+	}
+	rs->varying = vbuf;
+	return 0;
+}
+
+/*
+ * "sgabench.<cell words>": a word per space-separated key=value of cell
+ * whose key varies among the rows rs.
+ */
+static void cell_path(char *p, size_t len, const char *cell, const struct rows *rs)
 {
 	snprintf(p, len, "sgabench");
 	while (cell && *cell) {
 		size_t l = strcspn(cell, " ");
+		const char *eq = memchr(cell, '=', l);
 
-		path_word(p, len, cell, l);
+		if (listed(rs->varying, cell, eq ? (size_t)(eq - cell) : l))
+			path_word(p, len, cell, l);
 		cell += l;
 		cell += strspn(cell, " ");
 	}
@@ -271,8 +393,9 @@ static void test_misc(struct json *j, const struct row *r, const struct stored_r
 	json_obj_close(j);
 }
 
-/* Every test of run r. */
-static int run_tests(struct store *st, struct json *j, const char *origin, const struct row *r)
+/* Every test of run r, one of the exported rows rs. */
+static int run_tests(struct store *st, struct json *j, const char *origin, const struct row *r,
+		     const struct rows *rs)
 {
 	struct stored_run s;
 	struct run_values v = { 0 };
@@ -284,7 +407,7 @@ static int run_tests(struct store *st, struct json *j, const char *origin, const
 		error("export: cannot load run %s", r->uuid);
 		return -1;
 	}
-	cell_path(base, sizeof(base), s.cell);
+	cell_path(base, sizeof(base), s.cell, rs);
 	if (strcmp(r->status, "ok") != 0) {
 		json_obj_open(j, NULL);
 		test_head(j, origin, r, &s, NULL, base);
@@ -335,6 +458,10 @@ int kcidb_write(struct store *s, const char *origin,
 		free_rows(&rs);
 		return -1;
 	}
+	if (cells_load(s, &rs) || varying_keys(&rs)) {
+		free_rows(&rs);
+		return -1;
+	}
 	json_init(&j, f, 1);
 	json_obj_open(&j, NULL);
 	json_obj_open(&j, "version");
@@ -345,7 +472,7 @@ int kcidb_write(struct store *s, const char *origin,
 	builds(&j, origin, &rs);
 	json_arr_open(&j, "tests");
 	for (size_t i = 0; i < rs.n && !ret; i++)
-		ret = run_tests(s, &j, origin, &rs.r[i]);
+		ret = run_tests(s, &j, origin, &rs.r[i], &rs);
 	json_arr_close(&j);
 	json_obj_close(&j);
 	json_end(&j);

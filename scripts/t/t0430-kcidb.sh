@@ -94,6 +94,31 @@ EOT
 test_expect_success "paths are dot-separated words" - <<-\EOT
 	test_is "$(jq '[.tests[].path | select(test("^[a-zA-Z0-9_-]+([.][a-zA-Z0-9_-]+)*$") | not)] | length' "$TMPD/all.json")" 0
 EOT
+# A path names the cell's axes that vary among the exported runs, the full
+# cell being in misc: every axis word of a path is of a key whose values
+# differ among the tests' cells, every such key is in each path, and two
+# cells never share a path.
+test_expect_success "a path is sgabench, the cell's words whose key varies, the metric" - <<-\EOT
+	jq -r '[.tests[].misc.cell] as $cells | ($cells | length) as $n
+		| ([$cells[] | split(" ")[] | select(length > 0)] | group_by(split("=")[0])
+		   | map(select((unique | length) > 1 or length < $n) | .[0] | split("=")[0])) as $vary
+		| .tests[] | (.id | split(":") | .[2:] | join(":")) as $metric
+		| (["sgabench"] + [.misc.cell | split(" ")[] | select(length > 0)
+			| select((split("=")[0]) as $k | $vary | index([$k]))]
+		   + (if $metric == "" then [] else [$metric] end)
+		   | map(gsub("[^A-Za-z0-9_-]"; "_")) | join(".")) as $want
+		| select(.path != $want) | "\(.path) != \($want)"' "$TMPD/all.json" >"$TMPD/badpath" &&
+	test_is "$(head -n 3 "$TMPD/badpath")" "" &&
+	test "$(jq '[.tests[].path | split(".") | length] | max' "$TMPD/all.json")" -ge 4
+EOT
+test_expect_success "no axis every run shares is in a path (the zipf theta)" - <<-\EOT
+	test_is "$(jq '[.tests[].path | select(test("zipf"))] | length' "$TMPD/all.json")" 0 &&
+	test_is "$(jq '[.tests[].misc.cell | select(test("zipf_theta="))] | length > 0' "$TMPD/all.json")" true
+EOT
+test_expect_success "two cells never share a path; the full cell is in misc" - <<-\EOT
+	test_is "$(jq '[.tests[] | {p: (.path | split(".") | .[:-1] | join(".")), c: .misc.cell}] | unique
+		| group_by(.p) | map(select(length > 1)) | length' "$TMPD/all.json")" 0
+EOT
 test_expect_success "per-task values of an event are in misc" - <<-\EOT
 	test "$(jq '[.tests[] | select(.misc.per_task) | .misc.per_task | length] | max' "$TMPD/all.json")" -ge 2
 EOT
