@@ -302,7 +302,7 @@ static void teardown_hold(void)
  */
 static void teardown(struct plan *pl, struct watch *w, struct td_phase *td)
 {
-	teardown_snap(&td->before);
+	teardown_snap_before(&td->before);
 	if (barrier_wait(&pl->ctl->bar, parent_poll, w))		/* 4: released */
 		return;
 	td->t.released = clock_now_ns();
@@ -311,7 +311,7 @@ static void teardown(struct plan *pl, struct watch *w, struct td_phase *td)
 	td->t.reaped = clock_now_ns();
 	sga_destroy(&pl->sga);
 	td->t.removed = clock_now_ns();
-	teardown_snap(&td->after);
+	teardown_snap_after(&td->after);
 	if (got_signal && !w->status) {
 		w->status = EX_FAIL;
 		snprintf(w->why, sizeof(w->why), "interrupted by %s during teardown", strsignal(got_signal));
@@ -354,7 +354,7 @@ static void fork_and_follow(struct plan *pl, const struct run_cfg *c, struct wat
 		if (!barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 1b */
 		    !barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 2 */
 		    !barrier_wait(&pl->ctl->bar, parent_poll, w)) {		/* 3 */
-			*pt_after = read_kb("/proc/meminfo", "PageTables");
+			*pt_after = pagetables_kb();
 			teardown(pl, w, td);				/* 4 */
 		}
 	}
@@ -399,7 +399,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
 
-	pt_before = read_kb("/proc/meminfo", "PageTables");
+	pt_before = pagetables_kb();
 	ret = sga_create(&pl->sga, &pl->sga.cfg, err, errlen);
 	if (ret)
 		goto out_signals;

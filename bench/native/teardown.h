@@ -41,8 +41,19 @@ struct td_snap {
 	int irq_err;		/* 0, or -errno of teardown_read_irqs */
 };
 
-/* Read the snapshot now. */
-void teardown_snap(struct td_snap *s);
+/*
+ * PageTables of /proc/meminfo in kB, exact: the kernel keeps the counter
+ * per CPU and folds a CPU's share into the total only past a threshold
+ * (tens of pages) or once a second, so a plain read can miss a change of
+ * a hundred pages. As root, a write to /proc/sys/vm/stat_refresh folds
+ * every CPU's share first; without the right the read is as the kernel
+ * has it. -1 when unreadable.
+ */
+int64_t pagetables_kb(void);
+
+/* Read the snapshot just before the release; and just after the removal. */
+void teardown_snap_before(struct td_snap *s);
+void teardown_snap_after(struct td_snap *s);
 
 /* One task's share, written by the task in the control block. */
 struct td_task {
