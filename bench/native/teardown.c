@@ -2,7 +2,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +77,23 @@ int teardown_read_irqs(const char *path, struct irq_counts *c)
 	return 0;
 }
 
+/*
+ * Let the page tables freed so far reach the counter: with RCU table
+ * freeing (x86 and arm64) an exiting mm's tables are handed to call_rcu
+ * and leave PageTables only when the callback runs, after a grace period.
+ * MEMBARRIER_CMD_GLOBAL is synchronize_rcu() on a machine of more than
+ * one CPU; two of them let the callbacks queued before the first run.
+ * Under nohz_full it is refused, and 50 ms stand in for it.
+ */
+static void rcu_settle(void)
+{
+	for (int i = 0; i < 2; i++)
+		if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) != 0) {
+			nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+			return;
+		}
+}
+
 int64_t pagetables_kb(void)
 {
 	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY | O_CLOEXEC);
@@ -88,9 +108,12 @@ int64_t pagetables_kb(void)
 }
 
 /*
- * The refresh runs a work item on every CPU (an IPI each): before the
- * release it comes before the interrupts are read, after the removal
- * after, so its IPIs stay out of the phase's counts.
+ * The refresh (a work item on every CPU, an IPI each) comes before the
+ * interrupts are read before the release, and after them after the
+ * removal, so its IPIs stay out of the phase's counts. Only the after
+ * reading waits for RCU (two grace periods, about 30 ms on the 2-CPU
+ * host): a table still waiting at the before reading is one of the
+ * tasks' own, freed after their window, and leaves inside the phase.
  */
 void teardown_snap_before(struct td_snap *s)
 {
@@ -101,6 +124,7 @@ void teardown_snap_before(struct td_snap *s)
 void teardown_snap_after(struct td_snap *s)
 {
 	s->irq_err = teardown_read_irqs(teardown_irq_path(), &s->irq);
+	rcu_settle();
 	s->pt_kb = pagetables_kb();
 }
 
