@@ -144,9 +144,11 @@ void td_detach(struct plan *pl, struct perf_set *tps, void *base, struct td_task
 	sga_detach(&pl->sga, base);
 	td->detached_ns = clock_now_ns();
 	perf_disable(tps);
-	if (pl->td_state == EV_COUNTED)
+	if (pl->td_state == EV_COUNTED) {
 		perf_read(tps, &td->ins);
-	else
+		/* a detach runs kernel code: 0 instructions is a stub PMU, not a count */
+		perf_check_dead(&pl->td_spec, &td->ins, 1);
+	} else
 		td->ins.state = pl->td_state;
 	perf_close(tps);
 }
