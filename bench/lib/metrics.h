@@ -81,6 +81,28 @@ enum metric_plot {
 	  "page-table memory (VmPTE) of all tasks, whole process, at the end of the window") \
 	X(MET_STARTUP_S, "startup-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", 0, \
 	  "fork to every task attached and ready") \
+	X(MET_TEARDOWN_DETACH_S, "teardown-detach-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, \
+	  SCOPE_LOAD, "s", 0, "release after the window to the last task's shmdt/munmap of the SGA done") \
+	X(MET_TEARDOWN_EXIT_S, "teardown-exit-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, \
+	  "s", 0, "release after the window to the last task reaped (detach and process exit)") \
+	X(MET_TEARDOWN_REMOVE_S, "teardown-remove-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, \
+	  SCOPE_LOAD, "s", 0, \
+	  "the parent's last detach and removal of the SGA: its pages freed (hugetlb: to the pool)") \
+	X(MET_TEARDOWN_S, "teardown-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", 0, \
+	  "release after the window to the SGA removed: detach, exit, removal") \
+	X(MET_TEARDOWN_PAGETABLES_FREED_BYTES, "teardown-pagetables-freed-bytes", "B", DIR_NEITHER, \
+	  KIND_COUNT, NOISE_BOTH, SCOPE_SYSTEM, "B", 0, \
+	  "system-wide PageTables before teardown minus after: every page table of the tasks' mms " \
+	  "(noisy on a busy machine, exact on an idle guest)") \
+	X(MET_TEARDOWN_TLB_SHOOTDOWNS, "teardown-tlb-shootdowns", "", DIR_LOWER, KIND_COUNT, \
+	  NOISE_ONE_WAY, SCOPE_SYSTEM, "interrupts", 0, \
+	  "system-wide TLB shootdown IPIs received over teardown (x86 TLB line; missing elsewhere)") \
+	X(MET_TEARDOWN_IPIS, "teardown-ipis", "", DIR_LOWER, KIND_COUNT, NOISE_ONE_WAY, SCOPE_SYSTEM, \
+	  "interrupts", 0, \
+	  "system-wide function-call IPIs received over teardown (x86 CAL, arm64 IPI1 lines)") \
+	X(MET_TEARDOWN_DETACH_INSTRUCTIONS, "teardown-detach-instructions", "", DIR_LOWER, \
+	  KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "instructions", 0, \
+	  "instructions, kernel included, of all tasks in their detach of the SGA (not the exit)") \
 	X(MET_WINDOW_S, "window-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", 0, \
 	  "the longest task's measured window (with --windows: the median window)") \
 	X(MET_WALL_S, "wall-s", "s", DIR_LOWER, KIND_TIME, NOISE_ONE_WAY, SCOPE_LOAD, "s", \

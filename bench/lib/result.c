@@ -27,9 +27,33 @@ const char *ev_state_name(int state)
 	return state_names[state];
 }
 
+/* Forget the gap of id, if it has one. */
+static void drop_gap(struct run_result *r, enum metric_id id)
+{
+	for (unsigned i = 0; i < r->nmissing; i++)
+		if (r->missing[i].id == id) {
+			r->missing[i] = r->missing[--r->nmissing];
+			return;
+		}
+}
+
+void result_set_metric_missing(struct run_result *r, enum metric_id id, const char *reason)
+{
+	assert(id >= 0 && id < MET_N);
+	for (unsigned i = 0; i < r->nmetrics; i++)
+		if (r->metric[i].id == id) {
+			r->metric[i] = r->metric[--r->nmetrics];
+			break;
+		}
+	drop_gap(r, id);
+	r->missing[r->nmissing].id = id;
+	r->missing[r->nmissing++].reason = reason;
+}
+
 void result_set_metric(struct run_result *r, enum metric_id id, double value)
 {
 	assert(id >= 0 && id < MET_N);
+	drop_gap(r, id);
 	for (unsigned i = 0; i < r->nmetrics; i++) {
 		if (r->metric[i].id == id) {
 			r->metric[i].value = value;

@@ -61,6 +61,17 @@ struct metric {
 	double value;
 };
 
+/*
+ * A run metric the run meant to give but could not, and why: a short
+ * token such as "no-interrupt-line" or an ev_state name ("no-pmu").
+ * Never stored as 0: the JSON output lists it under "missing" with the
+ * events that are missing.
+ */
+struct metric_gap {
+	enum metric_id id;
+	const char *reason;	/* a static string */
+};
+
 struct run_result {
 	char uuid[37];
 	char started_at[32];	/* ISO 8601 UTC, e.g. 2026-12-03T09:00:00Z */
@@ -75,12 +86,19 @@ struct run_result {
 	struct task_result *task;	/* ntasks entries, owned by the caller */
 	unsigned nmetrics;
 	struct metric metric[METRIC_MAX];
+	unsigned nmissing;
+	struct metric_gap missing[METRIC_MAX];	/* metrics the run could not give */
+	double mux_interval_ms;	/* the core PMU's multiplexing interval; 0 unknown */
 	unsigned nwindows;	/* 0: one plain window, not stored per window */
 	struct window_result *win;	/* nwindows * ntasks, [w * ntasks + t]; owned by the caller */
 };
 
 /* Add (or replace) run metric id = value; id is a row of lib/metrics.h. */
 void result_set_metric(struct run_result *r, enum metric_id id, double value);
+
+/* Record run metric id as missing for reason (a static string); it is not
+ * also set. A later result_set_metric of id clears the gap. */
+void result_set_metric_missing(struct run_result *r, enum metric_id id, const char *reason);
 
 /*
  * The same by name, for metrics read back from a store: 0, or -EINVAL

@@ -19,6 +19,7 @@
 #include "machine/perf.h"
 #include "machine/place.h"
 #include "native/sga.h"
+#include "native/teardown.h"
 #include "machine/sysinfo.h"
 #include "native/touch.h"
 #include "native/window.h"
@@ -62,6 +63,10 @@ struct plan {
 	uint64_t reps_cap;		/* most repetitions a window may take */
 	unsigned work;			/* test knob SGABENCH_TEST_WORK: extra work per access */
 	int knob;			/* SGABENCH_TEST_WORK is set (even to 0): the knob's read loop */
+	struct td_task *td;		/* in the ctl mapping: one per task (teardown.h) */
+	struct perf_spec td_spec;	/* instructions, kernel included, over a detach */
+	int td_state;			/* EV_COUNTED: td_spec resolved; else why not */
+	double mux_interval_ms;		/* the core PMU's multiplexing interval; 0 unknown */
 };
 
 struct task_arg {
@@ -88,6 +93,20 @@ void on_signal(int sig);
 
 /* The value in kB of "key:" in a /proc file such as /proc/meminfo, or -1. */
 int64_t read_kb(const char *path, const char *key);
+
+/*
+ * The teardown counter of the calling thread (instructions, kernel
+ * included), opened disabled; ps->n is 0 when td_spec did not resolve
+ * (task.c).
+ */
+void td_open(const struct plan *pl, struct perf_set *ps);
+
+/*
+ * Detach base, the teardown's first step, with the teardown counter tps
+ * enabled around it: its instructions and the time the detach returned go
+ * to td. Closes tps (teardown.c).
+ */
+void td_detach(struct plan *pl, struct perf_set *tps, void *base, struct td_task *td);
 
 /* Task t as a process: its whole life, then _exit (task.c). */
 void task_process(struct plan *pl, unsigned t) __attribute__((noreturn));

@@ -12,7 +12,9 @@
  *   2. first touch: one write per page of the working set;
  *   3. the measured window: only the touch loop runs, counters enabled;
  *      then VmPTE is read while every task is still alive;
- *   4. the parent reads PageTables, then releases the tasks to exit.
+ *   4. the parent reads PageTables and /proc/interrupts, then releases
+ *      the tasks: teardown, measured (teardown.h): each task detaches and
+ *      exits, the parent reaps them, removes the SGA and reads again.
  *
  * This file plans the run and drives it; a task's own life is task.c and
  * the parent's watch over the tasks is supervise.c (internal.h).
@@ -30,6 +32,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include "machine/perf_mux.h"
 #include "native/internal.h"
 
 volatile sig_atomic_t got_signal;
@@ -74,6 +77,27 @@ static int plan_windows(struct plan *pl, const struct run_cfg *c, char *err, siz
 		pl->knob = 1;
 	}
 	return 0;
+}
+
+/*
+ * The teardown counter: instructions, kernel included (a detach is kernel
+ * work), or why there is none. Its permission is decided when the tasks
+ * open it: counting the kernel needs perf_event_paranoid <= 1.
+ */
+static void plan_teardown(struct plan *pl, const struct sysinfo *si)
+{
+	struct perf_spec sp[EV_MAX];
+	unsigned n = 0;
+	char err[160];
+
+	pl->td_state = EV_UNSUPPORTED;
+	if (!si->has_core_pmu)
+		pl->td_state = EV_NO_PMU;
+	else if (perf_resolve("instructions", si, sp, &n, err, sizeof(err)) == 0 && n == 1) {
+		pl->td_spec = sp[0];
+		pl->td_spec.needs_kernel = 1;
+		pl->td_state = EV_COUNTED;
+	}
 }
 
 _Static_assert(PLACE_NODE == 4, "run --place's choices follow enum place_mode");
@@ -146,19 +170,28 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 	if (ret)
 		return ret;
 	pl->has_core_pmu = si->has_core_pmu;
+	pl->mux_interval_ms = perf_mux_interval_ms(si->core_pmu);
+	plan_teardown(pl, si);
 	pl->sga.cfg = sc;
 	return sga_preflight(&sc, err, errlen);
 }
 
+/* The parent's readings of the teardown phase. */
+struct td_phase {
+	struct td_snap before, after;
+	struct td_times t;
+};
+
 /* Copy what the tasks wrote into r and add the run-level metrics. */
 static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, int64_t pt_after,
-		    uint64_t startup_ns)
+		    uint64_t startup_ns, const struct td_phase *td)
 {
 	const struct run_cfg *c = pl->cfg;
 	double pte = 0, sga_pte = 0, ftf = 0, maxwin = 0, acc = 0;
 	int sga_pte_known = 1;
 
 	r->nevents = pl->nspec;
+	r->mux_interval_ms = pl->mux_interval_ms;
 	for (unsigned e = 0; e < pl->nspec; e++)
 		snprintf(r->events[e], sizeof(r->events[e]), "%s", pl->specs[e].name);
 	for (unsigned t = 0; t < c->tasks; t++) {
@@ -202,6 +235,9 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 		result_set_metric(r, MET_GENERATED_IN_WINDOW, 1);
 	if (c->sharedctx)
 		result_set_metric(r, MET_SHAREDCTX_TASKS, pl->ctl->sharedctx_seen);
+	perf_mux_warn(r);
+	teardown_metrics(r, &td->before, &td->after, &td->t, pl->td, (unsigned)c->tasks,
+			 c->threads ? 1 : (unsigned)c->tasks);
 }
 
 /*
@@ -213,7 +249,7 @@ static int alloc_shared(struct plan *pl, const struct run_cfg *c, struct watch *
 {
 	pl->ctl_len = sizeof(struct ctl) + c->tasks * sizeof(struct task_result) +
 		      (size_t)pl->nwin * c->tasks * sizeof(struct window_result) +
-		      2 * c->tasks * sizeof(uint64_t);
+		      2 * c->tasks * sizeof(uint64_t) + c->tasks * sizeof(struct td_task);
 	pl->ctl = mmap(NULL, pl->ctl_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	w->pids = calloc(nproc, sizeof(pid_t));
 	w->reaped = calloc(nproc, sizeof(int));
@@ -225,11 +261,13 @@ static int alloc_shared(struct plan *pl, const struct run_cfg *c, struct watch *
 	barrier_init(&pl->ctl->tbar, (uint32_t)c->tasks);
 	pl->win = (struct window_result *)(pl->ctl->res + c->tasks);
 	pl->cal_ns = (uint64_t *)(pl->win + (size_t)pl->nwin * c->tasks);
+	pl->td = (struct td_task *)(pl->cal_ns + 2 * c->tasks);
 	for (unsigned t = 0; t < c->tasks; t++) {
 		pl->ctl->res[t].vmpte_kb = -1;
 		pl->ctl->res[t].vmpte_start_kb = -1;
 		pl->ctl->res[t].first_touch_faults = -1;
 		pl->ctl->res[t].cpu = -1;
+		pl->td[t].ins.state = EV_UNSUPPORTED;	/* until a detach counts it */
 	}
 	pl->parent = getpid();
 	w->n = nproc;
@@ -240,14 +278,56 @@ static int alloc_shared(struct plan *pl, const struct run_cfg *c, struct watch *
 }
 
 /*
+ * Test knob SGABENCH_TEST_TEARDOWN_HOLD=FILE: once the tasks are released,
+ * create FILE and wait there (up to 60 s) for a signal, so that a test
+ * can interrupt the run inside its teardown. Its times mean nothing then.
+ */
+static void teardown_hold(void)
+{
+	const char *f = getenv("SGABENCH_TEST_TEARDOWN_HOLD");
+	FILE *fp;
+
+	if (!f || !*f || !(fp = fopen(f, "w")))
+		return;
+	fclose(fp);
+	for (int i = 0; i < 6000 && !got_signal; i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+}
+
+/*
+ * Phase 4, the teardown: snapshot, release the tasks (they detach and
+ * exit), reap them all, remove the SGA, snapshot again, with the parent's
+ * clock at each step into td. A signal inside it still lets every step
+ * run (nothing is left behind) but fails the run.
+ */
+static void teardown(struct plan *pl, struct watch *w, struct td_phase *td)
+{
+	teardown_snap_before(&td->before);
+	if (barrier_wait(&pl->ctl->bar, parent_poll, w))		/* 4: released */
+		return;
+	td->t.released = clock_now_ns();
+	teardown_hold();
+	reap_all(w);
+	td->t.reaped = clock_now_ns();
+	sga_destroy(&pl->sga);
+	td->t.removed = clock_now_ns();
+	teardown_snap_after(&td->after);
+	if (got_signal && !w->status) {
+		w->status = EX_FAIL;
+		snprintf(w->why, sizeof(w->why), "interrupted by %s during teardown", strsignal(got_signal));
+	}
+}
+
+/*
  * Fork the tasks onto the SGA and take the parent's part in the four
  * barriers: the start-up time (fork to barrier 1) into *startup, the
  * system's PageTables while every task is alive (after barrier 3) into
- * *pt_after. A fork that fails, a task that fails or a timeout leaves
- * w->status and w->why set, with every task killed and reaped.
+ * *pt_after, and the teardown into td. A fork that fails, a task that
+ * fails or a timeout leaves w->status and w->why set, with every task
+ * killed and reaped.
  */
 static void fork_and_follow(struct plan *pl, const struct run_cfg *c, struct watch *w,
-			    uint64_t *startup, int64_t *pt_after)
+			    uint64_t *startup, int64_t *pt_after, struct td_phase *td)
 {
 	uint64_t t_fork;
 
@@ -274,9 +354,8 @@ static void fork_and_follow(struct plan *pl, const struct run_cfg *c, struct wat
 		if (!barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 1b */
 		    !barrier_wait(&pl->ctl->bar, parent_poll, w) &&		/* 2 */
 		    !barrier_wait(&pl->ctl->bar, parent_poll, w)) {		/* 3 */
-			*pt_after = read_kb("/proc/meminfo", "PageTables");
-			if (!barrier_wait(&pl->ctl->bar, parent_poll, w))	/* 4 */
-				reap_all(w);
+			*pt_after = pagetables_kb();
+			teardown(pl, w, td);				/* 4 */
 		}
 	}
 	if (pl->ctl->bar.abort || w->status) {
@@ -298,6 +377,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
 	int64_t pt_before, pt_after = -1;
 	uint64_t startup = 0;
+	struct td_phase td = { 0 };
 	int ret;
 
 	if (!pl) {
@@ -319,12 +399,12 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
 
-	pt_before = read_kb("/proc/meminfo", "PageTables");
+	pt_before = pagetables_kb();
 	ret = sga_create(&pl->sga, &pl->sga.cfg, err, errlen);
 	if (ret)
 		goto out_signals;
 	info(2, "sga: %s", pl->sga.desc);
-	fork_and_follow(pl, c, &w, &startup, &pt_after);
+	fork_and_follow(pl, c, &w, &startup, &pt_after, &td);
 	sga_destroy(&pl->sga);
 	if (w.status) {
 		snprintf(r->status, sizeof(r->status), "failed");
@@ -333,7 +413,7 @@ int native_run(const struct run_cfg *c, const struct sysinfo *si, struct run_res
 		ret = w.status;
 	} else {
 		snprintf(r->status, sizeof(r->status), "ok");
-		collect(pl, r, pt_before, pt_after, startup);
+		collect(pl, r, pt_before, pt_after, startup, &td);
 		ret = EX_OK;
 	}
 out_signals:

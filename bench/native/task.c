@@ -345,8 +345,9 @@ static void task_one_window(struct plan *pl, unsigned t, char *base, size_t off,
 	perf_check_dead(pl->specs, tr->ev, pl->nspec);
 }
 
-/* Everything one task does, process or thread, from attach to release. */
-static int task_body(struct plan *pl, unsigned t, char *base)
+/* Everything one task does, process or thread, from attach to release; tps: its
+ * teardown counter, opened after start-up (NULL for a thread: its worker detaches). */
+static int task_body(struct plan *pl, unsigned t, char *base, struct perf_set *tps)
 {
 	const struct run_cfg *c = pl->cfg;
 	struct ctl *ctl = pl->ctl;
@@ -379,6 +380,8 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	perf_read(&ps, tr->ev);
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
 		goto fail_perf;
+	if (tps)
+		td_open(pl, tps);
 
 	/* Page tables before any task's first touch (threads share one mm);
 	 * the stdio calls before it settle the heap, so only the SGA's own
@@ -404,11 +407,13 @@ static int task_body(struct plan *pl, unsigned t, char *base)
 	tr->vmpte_kb = read_kb("/proc/self/status", "VmPTE");
 	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 3: window over */
 		goto fail_perf;
-	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 4: released */
-		goto fail_perf;
+	/* The tool's own clean-up, before the teardown phase measures the kernel's. */
 	perf_close(&ps);
 	wl_close(&s);
 	free(idx);
+	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 4: released */
+		return ctl->err_status ? ctl->err_status : EX_FAIL;
+	pl->td[t].released_ns = clock_now_ns();
 	return EX_OK;
 fail_perf:
 	perf_close(&ps);
@@ -422,6 +427,7 @@ fail:
 void task_process(struct plan *pl, unsigned t)
 {
 	char err[ERR_LEN];
+	struct perf_set tps = { .n = 0 };
 	void *base;
 	int ret;
 
@@ -435,8 +441,11 @@ void task_process(struct plan *pl, unsigned t)
 		task_fail(pl, EX_RESOURCE, "%s", err);
 		_exit(EX_RESOURCE);
 	}
-	ret = task_body(pl, t, base);
-	sga_detach(&pl->sga, base);
+	ret = task_body(pl, t, base, &tps);
+	if (ret == EX_OK)
+		td_detach(pl, &tps, base, &pl->td[t]);
+	else
+		sga_detach(&pl->sga, base);
 	_exit(ret);
 }
 
@@ -444,7 +453,7 @@ static void *task_thread(void *arg)
 {
 	struct task_arg *ta = arg;
 
-	return (void *)(intptr_t)task_body(ta->pl, ta->idx, ta->pl->base);
+	return (void *)(intptr_t)task_body(ta->pl, ta->idx, ta->pl->base, NULL);
 }
 
 /* Thread mode: one worker process attaches once and runs every task as a thread. */
@@ -454,6 +463,7 @@ void worker_threads(struct plan *pl)
 	pthread_t *th = calloc(n, sizeof(*th));
 	struct task_arg *ta = calloc(n, sizeof(*ta));
 	char err[ERR_LEN];
+	struct perf_set tps;
 	int ret = EX_OK;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -466,6 +476,7 @@ void worker_threads(struct plan *pl)
 		task_fail(pl, EX_RESOURCE, "%s", err);
 		_exit(EX_RESOURCE);
 	}
+	td_open(pl, &tps);
 	for (unsigned i = 0; i < n; i++) {
 		ta[i].pl = pl;
 		ta[i].idx = i;
@@ -481,5 +492,7 @@ void worker_threads(struct plan *pl)
 		if ((intptr_t)rv && ret == EX_OK)
 			ret = (int)(intptr_t)rv;
 	}
+	if (ret == EX_OK)
+		td_detach(pl, &tps, pl->base, &pl->td[0]);
 	_exit(ret);
 }

@@ -7,6 +7,7 @@
 #include "output/output.h"
 #include "lib/parse.h"
 #include "machine/perf.h"
+#include "machine/perf_mux.h"
 #include "output/envelope.h"
 #include "output/windows.h"
 #include "store/store.h"
@@ -110,7 +111,54 @@ static void human_metric(FILE *f, const struct metric *m, int short_window)
 		snprintf(b, sizeof(b), "%.4g %s", x, unit);
 	if (short_window && m->id == MET_ACCESSES_PER_S)
 		what = "accesses / a window too short to time: not a speed (see below)";
-	fprintf(f, "  %-24s %22s   %s\n", d->name, b, what);
+	fprintf(f, "  %-31s %20s   %s\n", d->name, b, what);
+}
+
+/* After a scaled event's row: how much of the time it was counted, over how many slices. */
+static void human_mux(FILE *f, const struct run_result *r, unsigned e)
+{
+	struct perf_mux m;
+
+	fprintf(f, "  multiplexed: counted %.0f%% of the time, scaled", mux_ratio(r, e) * 100);
+	if (perf_mux_event(r, e, &m) || m.trust == TRUST_EXACT)
+		return;
+	if (!isnan(m.rotations))
+		fprintf(f, ", %.0f rotations", m.rotations);
+	if (m.trust == TRUST_FEW_ROTATIONS)
+		fprintf(f, " (under %d: not to be trusted)", PERF_MUX_MIN_ROTATIONS);
+}
+
+/*
+ * The JSON "multiplexing" object: for every event counted in all tasks,
+ * its least trusted task reading (perf_mux.h): running/enabled, the
+ * slices it was counted in (null when the interval is unknown) and the
+ * verdict; and the PMU's interval.
+ */
+static void json_mux(struct json *j, const struct run_result *r)
+{
+	json_obj_open(j, "multiplexing");
+	if (r->mux_interval_ms > 0)
+		json_dbl(j, "interval_ms", r->mux_interval_ms);
+	else
+		json_null(j, "interval_ms");
+	json_u64(j, "min_rotations", PERF_MUX_MIN_ROTATIONS);
+	json_obj_open(j, "events");
+	for (unsigned e = 0; e < r->nevents; e++) {
+		struct perf_mux m;
+
+		if (perf_mux_event(r, e, &m))
+			continue;
+		json_obj_open(j, r->events[e]);
+		json_dbl(j, "running_ratio", m.ratio);
+		if (isnan(m.rotations))
+			json_null(j, "rotations");
+		else
+			json_dbl(j, "rotations", m.rotations);
+		json_str(j, "trust", perf_trust_name(m.trust));
+		json_obj_close(j);
+	}
+	json_obj_close(j);
+	json_obj_close(j);
 }
 
 void output_human(FILE *f, const struct run_view *v)
@@ -145,8 +193,7 @@ void output_human(FILE *f, const struct run_view *v)
 		fprintf(f, "  %-24s %-12s %16.0f %14.0f %14.0f %14.0f", r->events[e], metric_event_unit(r->events[e]),
 			total, mn, md, mx);
 		if (mux_ratio(r, e) < 0.99)
-			fprintf(f, "  multiplexed: counted %.0f%% of the time, scaled",
-				mux_ratio(r, e) * 100);
+			human_mux(f, r, e);
 		fputc('\n', f);
 	}
 	for (unsigned e = 0; e < r->nevents; e++) {
@@ -162,9 +209,12 @@ void output_human(FILE *f, const struct run_view *v)
 		if (r->metric[m].id == MET_WINDOW_S && r->metric[m].value < WINDOW_TIMED_S)
 			win = r->metric[m].value;
 	if (r->nmetrics)
-		fprintf(f, "\n  %-24s %22s   %s\n", "run metric", "value", "meaning");
+		fprintf(f, "\n  %-31s %20s   %s\n", "run metric", "value", "meaning");
 	for (unsigned m = 0; m < r->nmetrics; m++)
 		human_metric(f, &r->metric[m], win >= 0);
+	for (unsigned m = 0; m < r->nmissing; m++)
+		fprintf(f, "  %-31s %20s   not measured: %s\n", metric_defs[r->missing[m].id].name, "-",
+			r->missing[m].reason);
 	if (win >= 0) {
 		char b[32];
 
@@ -239,7 +289,10 @@ void output_json(FILE *f, const struct run_view *v)
 		if (st != EV_COUNTED)
 			json_str(&j, r->events[e], ev_state_name(st));
 	}
+	for (unsigned i = 0; i < r->nmissing; i++)
+		json_str(&j, metric_defs[r->missing[i].id].name, r->missing[i].reason);
 	json_obj_close(&j);
+	json_mux(&j, r);
 	json_obj_open(&j, "metrics");
 	for (unsigned i = 0; i < r->nmetrics; i++)
 		json_dbl(&j, r->metric[i].name, r->metric[i].value);
@@ -332,6 +385,11 @@ void output_csv(FILE *f, const struct run_view *v)
 		fprintf(f, "run,");
 		output_csv_field(f, r->metric[i].name);
 		fprintf(f, ",%.17g,,,,\n", r->metric[i].value);
+	}
+	for (unsigned i = 0; i < r->nmissing; i++) {
+		fprintf(f, "run,");
+		output_csv_field(f, metric_defs[r->missing[i].id].name);
+		fprintf(f, ",,,,,%s\n", r->missing[i].reason);
 	}
 	output_windows_csv(f, r);
 }
