@@ -48,6 +48,8 @@ struct ref {
 	unsigned **busy;	/* per core: the strands that have tasks, in order */
 	uint64_t *pos;		/* per core: slots issued */
 	struct model_stats *st;
+	model_observe_fn *observe;	/* or NULL: simulate the levels */
+	void *observe_arg;
 };
 
 /* Choose the way to fill in one set of a level. */
@@ -113,6 +115,10 @@ static void ref_access(struct ref *x, unsigned i)
 			itag = SHARED_CTX;
 	}
 	mt->accesses++;
+	if (x->observe) {
+		x->observe(x->observe_arg, t->core, i, itag, page);
+		return;
+	}
 	for (unsigned k = 0; k < m->nlevels && hit < 0; k++) {
 		struct ref_level *l = &x->lv[t->core * m->nlevels + k];
 		struct ref_entry *set;
@@ -358,7 +364,13 @@ static void ref_free(struct ref *x)
 int model_reference(const struct model_machine *m, const struct model_run *r,
 		    struct model_stats *st)
 {
-	struct ref x = { .m = m, .r = r, .st = st };
+	return model_reference_observe(m, r, st, NULL, NULL);
+}
+
+int model_reference_observe(const struct model_machine *m, const struct model_run *r,
+			    struct model_stats *st, model_observe_fn *fn, void *arg)
+{
+	struct ref x = { .m = m, .r = r, .st = st, .observe = fn, .observe_arg = arg };
 	char err[160];
 	int ret;
 
