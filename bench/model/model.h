@@ -229,6 +229,16 @@ typedef void model_progress_fn(void *arg, uint64_t done, uint64_t total);
 int model_simulate_progress(const struct model_machine *m, const struct model_run *r,
 			    struct model_stats *st, model_progress_fn *fn, void *arg);
 
+/*
+ * model_simulate_progress() on `jobs` threads (1..MODEL_MAX_JOBS), each
+ * simulating whole cores: cores share nothing, so the result is the one
+ * of one thread, bit for bit. fn is called from any of them, one at a
+ * time, with the accesses of all cores so far.
+ */
+#define MODEL_MAX_JOBS 256
+int model_simulate_jobs(const struct model_machine *m, const struct model_run *r,
+			struct model_stats *st, model_progress_fn *fn, void *arg, unsigned jobs);
+
 /* The brute-force reference: per-access, timestamps for LRU, linear scans,
  * no shortcuts. Same contract as model_simulate. */
 int model_reference(const struct model_machine *m, const struct model_run *r,
