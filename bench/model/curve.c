@@ -8,9 +8,11 @@
  *
  * Stack distances:
  *  - one set (fully associative): each key's last use is a mark at its
- *    time in a Fenwick tree over times; the distance is the number of
- *    marks after it, O(log n) per access. When the times run out the live
- *    marks are renumbered in order (compaction), O(1) amortised;
+ *    time, a bit in a bitmap of 64-time words with a Fenwick tree over the
+ *    words' counts; the distance is the number of marks after it, O(log n)
+ *    per access (n / 64 in the tree, a popcount within the word). When
+ *    the times run out the live marks are renumbered in order
+ *    (compaction), O(1) amortised;
  *  - several sets: each set keeps its most recent `depth` keys in
  *    recency order (depth = the most ways asked for); the position of the
  *    key in that list is its distance, beyond it "depth or more". O(depth)
@@ -32,8 +34,9 @@ struct full {
 	size_t hcap, nids, idcap;
 	uint32_t *last;		/* per id: time of its last use, 0 none */
 	uint32_t *who;		/* per time 1..cap: id + 1 of the mark there, 0 none */
-	uint32_t *bit;		/* Fenwick tree over times 1..cap */
-	uint32_t cap, now, live;
+	uint64_t *mark;		/* bit t % 64 of word t / 64: a mark at time t (0..cap) */
+	uint32_t *bit;		/* Fenwick tree over the words: marks per word */
+	uint32_t cap, nw, now, live;	/* nw: words of mark, cap / 64 + 1 */
 };
 
 /* One core's set-associative stacks: sets * depth keys, most recent first. */
@@ -122,16 +125,18 @@ static uint32_t bit_prefix(const uint32_t *bit, uint32_t i)
 	return s;
 }
 
-/* Renumber the live marks 1..live in time order, in a tree of twice
- * their number (at least 1024 times). Returns 0 or -ENOMEM. */
+/* Renumber the live marks 1..live in time order, in times 1..cap for a cap
+ * of twice their number (at least 1024). Returns 0 or -ENOMEM. */
 static int full_compact(struct full *f)
 {
-	uint32_t cap = f->live * 2 > 1024 ? f->live * 2 : 1024, j = 0;
-	uint32_t *who = calloc((size_t)cap + 1, sizeof(*who)), *bit = calloc((size_t)cap + 1, sizeof(*bit));
+	uint32_t cap = f->live * 2 > 1024 ? f->live * 2 : 1024, j = 0, nw = cap / 64 + 1;
+	uint32_t *who = calloc((size_t)cap + 1, sizeof(*who)), *bit = calloc((size_t)nw + 1, sizeof(*bit));
+	uint64_t *mark = calloc(nw, sizeof(*mark));
 
-	if (!who || !bit || f->live >= UINT32_MAX / 2) {
+	if (!who || !bit || !mark || f->live >= UINT32_MAX / 2) {
 		free(who);
 		free(bit);
+		free(mark);
 		return -ENOMEM;
 	}
 	for (uint32_t t = 1; t <= f->now; t++) {
@@ -139,20 +144,37 @@ static int full_compact(struct full *f)
 			continue;
 		who[++j] = f->who[t];
 		f->last[f->who[t] - 1] = j;
+		mark[j / 64] |= 1ull << (j % 64);
 	}
-	/* the tree of marks at 1..live, built in one pass */
-	for (uint32_t i = 1; i <= cap; i++) {
-		bit[i] += i <= j;
-		if (i + (i & -i) <= cap)
+	/* the tree of the words' counts, built in one pass (word w is node w + 1) */
+	for (uint32_t i = 1; i <= nw; i++) {
+		bit[i] += (uint32_t)__builtin_popcountll(mark[i - 1]);
+		if (i + (i & -i) <= nw)
 			bit[i + (i & -i)] += bit[i];
 	}
 	free(f->who);
 	free(f->bit);
+	free(f->mark);
 	f->who = who;
 	f->bit = bit;
+	f->mark = mark;
 	f->cap = cap;
+	f->nw = nw;
 	f->now = j;
 	return 0;
+}
+
+/* Set (v = 1) or clear (v = UINT32_MAX, -1) the mark at time t. */
+static void full_mark(struct full *f, uint32_t t, uint32_t v)
+{
+	f->mark[t / 64] ^= 1ull << (t % 64);
+	bit_add(f->bit, f->nw, t / 64 + 1, v);
+}
+
+/* Marks at times 0..t. */
+static uint32_t full_upto(const struct full *f, uint32_t t)
+{
+	return bit_prefix(f->bit, t / 64) + (uint32_t)__builtin_popcountll(f->mark[t / 64] & (~0ull >> (63 - t % 64)));
 }
 
 /* Use key in f: its stack distance (FAR without a previous use). */
@@ -166,15 +188,15 @@ static uint32_t full_use(struct sweep *w, struct full *f, uint64_t key)
 	}
 	t = f->last[id];
 	if (t) {
-		d = f->live - bit_prefix(f->bit, t);
-		bit_add(f->bit, f->cap, t, UINT32_MAX);
+		d = f->live - full_upto(f, t);
+		full_mark(f, t, UINT32_MAX);
 		f->who[t] = 0;
 		f->live--;
 	}
 	t = ++f->now;
 	f->last[id] = t;
 	f->who[t] = id + 1;
-	bit_add(f->bit, f->cap, t, 1);
+	full_mark(f, t, 1);
 	f->live++;
 	return d;
 }
@@ -342,6 +364,7 @@ out:
 		free(w.full[c].last);
 		free(w.full[c].who);
 		free(w.full[c].bit);
+		free(w.full[c].mark);
 	}
 	for (unsigned c = 0; w.set && c < m->cores; c++) {
 		free(w.set[c].key);
