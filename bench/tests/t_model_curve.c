@@ -147,7 +147,9 @@ static void preset_curves(void)
 		m.cores = 2;
 		base_run(&r, c[k].pattern, 6, 96, 30);
 		r.psz = c[k].psz;
-		snprintf(what, sizeof(what), "%s, %s, %s pages", c[k].machine, c[k].pattern, model_psz_name(r.psz));
+		r.threads = k == 4;	/* one address space: the tasks share their keys */
+		snprintf(what, sizeof(what), "%s, %s, %s pages%s", c[k].machine, c[k].pattern, model_psz_name(r.psz),
+			 r.threads ? ", threads" : "");
 		against_runs(what, &m, &r, c[k].lo, c[k].hi);
 	}
 }
