@@ -179,6 +179,41 @@ static void knee(void)
 	model_curve_free(&cv);
 }
 
+/* The presets' fully associative L1s: a cyclic stream over entries + 1
+ * pages misses every access at the preset's size, and only the first
+ * round's one entry more (the reach knee at entries + 1). */
+static void preset_knees(void)
+{
+	static const char *const names[] = { "amd-zen2", "arm-neoverse-n1" };
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct model_machine m;
+		struct model_run r;
+		struct model_curve cv;
+		char err[256];
+		unsigned e;
+		uint64_t at_e = 0, at_e1 = 0;
+
+		if (model_preset_find(names[k], &m)) {
+			ok(0, "preset %s", names[k]);
+			continue;
+		}
+		e = m.level[0].entries;
+		base_run(&r, "rounds", 1, e + 1, 40);
+		model_psz_parse(m.default_page, &r.psz);
+		if (model_curve(&m, &r, e, e + 1, &cv, err, sizeof(err))) {
+			ok(0, "%s knee: %s", names[k], err);
+			continue;
+		}
+		at_e = cv.misses[0];
+		at_e1 = cv.misses[1];
+		ok(cv.n == 2 && at_e == (uint64_t)(e + 1) * 40 && at_e1 == e + 1,
+		   "%s: %u pages in turn miss all %u accesses at its %u L1 entries, %u at %u entries", names[k],
+		   e + 1, (e + 1) * 40, e, e + 1, e + 1);
+		model_curve_free(&cv);
+	}
+}
+
 static void refusals(void)
 {
 	struct model_machine m;
@@ -207,6 +242,7 @@ static void refusals(void)
 int main(void)
 {
 	knee();
+	preset_knees();
 	refusals();
 	custom_curves();
 	preset_curves();
