@@ -225,6 +225,11 @@ static int sweep_cmd(int argc, char **argv)
 	}
 	if (!w.sim.machine)
 		w.sim.machine = w.sim.tlb ? "custom" : "ultrasparc-t2";
+	if (strcmp(w.sim.machine, "list") == 0) {
+		sim_list_machines(stdout);
+		ret = EX_OK;
+		goto out;
+	}
 	sysinfo_collect(&si);
 	if (sim_prepare(&w.sim, &si, m, &r, err, sizeof(err))) {
 		error("sim: %s", err);
