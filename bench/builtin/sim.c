@@ -2,13 +2,20 @@
  * builtin/sim.c - `sgabench sim`: run a workload on the software TLB model
  * (model/backend.c) and store it like a native run (backend model:<machine>).
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "builtin/builtin.h"
+#include "lib/json.h"
 #include "lib/log.h"
 #include "lib/opt.h"
+#include "lib/parse.h"
+#include "machine/sysinfo.h"
 #include "model/backend.h"
+#include "model/curve.h"
 #include "model/simrun.h"
 
 /* Append ", TEXT" to took (k bytes used of len). */
@@ -67,9 +74,191 @@ static int prepare(const void *cfg, const struct sysinfo *si, void **plan, char 
 	return ret;
 }
 
+/* `sim --sweep-entries`: the model's rows and these; nothing is stored. */
+struct sweep_cfg {
+	struct sim_cfg sim;
+	int json, csv, quiet, no_store;
+};
+
+#define SW(f) offsetof(struct sweep_cfg, f)
+static const struct opt sweep_out_rows[] = {
+	{ .name = "json", .type = OPT_FLAG, .off = SW(json), .help = "print the curve as JSON" },
+	{ .name = "csv", .type = OPT_FLAG, .off = SW(csv), .help = "print the curve as CSV" },
+	{ .name = "quiet", .type = OPT_FLAG, .off = SW(quiet), .help = "print nothing but errors (and --json/--csv)" },
+	{ .name = "no-store", .type = OPT_FLAG, .off = SW(no_store), .help = "accepted: a sweep stores nothing" },
+	{ NULL },
+};
+
+/* "A..B" into lo, hi. Returns 0 or -EINVAL. */
+static int parse_range(const char *s, unsigned *lo, unsigned *hi)
+{
+	const char *dots = strstr(s, "..");
+	char a[32];
+	uint64_t x, y;
+
+	if (!dots || (size_t)(dots - s) >= sizeof(a))
+		return -EINVAL;
+	memcpy(a, s, (size_t)(dots - s));
+	a[dots - s] = '\0';
+	if (parse_count(a, &x) || parse_count(dots + 2, &y) || x > UINT32_MAX || y > UINT32_MAX)
+		return -EINVAL;
+	*lo = (unsigned)x;
+	*hi = (unsigned)y;
+	return 0;
+}
+
+/* The curve's misses at point j: over all tasks. */
+static uint64_t curve_total(const struct model_curve *cv, unsigned j)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < cv->ntasks; i++)
+		n += cv->misses[(size_t)i * cv->n + j];
+	return n;
+}
+
+static void print_curve(const struct sweep_cfg *w, const struct model_machine *m, const struct model_run *r,
+			const struct model_curve *cv, double cpu_s)
+{
+	const struct model_level *lv = &m->level[cv->level];
+	uint64_t acc = 0;
+	struct json j;
+
+	for (unsigned i = 0; i < cv->ntasks; i++)
+		acc += cv->accesses[i];
+	if (w->json) {
+		json_init(&j, stdout, 0);
+		json_obj_open(&j, NULL);
+		json_str(&j, "command", "sim");
+		json_str(&j, "backend", "model");
+		json_str(&j, "machine", m->name);
+		json_str(&j, "level", lv->name);
+		json_u64(&j, "sets", cv->sets);
+		json_bool(&j, "fully_associative", lv->ways == 0);
+		json_str(&j, "pattern", r->ops->name);
+		json_str(&j, "page_size", model_psz_name(r->psz));
+		json_u64(&j, "tasks", r->ntasks);
+		json_u64(&j, "seed", r->seed);
+		json_u64(&j, "accesses", acc);
+		json_dbl(&j, "model-cpu-s", cpu_s);
+		json_arr_open(&j, "points");
+		for (unsigned k = 0; k < cv->n; k++) {
+			json_obj_open(&j, NULL);
+			json_u64(&j, "entries", cv->entries[k]);
+			json_u64(&j, "ways", cv->entries[k] / cv->sets);
+			json_u64(&j, "l1-dtlb-misses", curve_total(cv, k));
+			json_dbl(&j, "miss_rate", acc ? (double)curve_total(cv, k) / (double)acc : 0);
+			json_arr_open(&j, "tasks");
+			for (unsigned i = 0; i < cv->ntasks; i++)
+				json_u64(&j, NULL, cv->misses[(size_t)i * cv->n + k]);
+			json_arr_close(&j);
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+		json_obj_close(&j);
+		json_end(&j);
+		return;
+	}
+	if (w->csv) {
+		printf("# command=sim backend=model:%s level=%s sets=%u pattern=%s page=%s tasks=%u seed=%llu\n",
+		       m->name, lv->name, cv->sets, r->ops->name, model_psz_name(r->psz), r->ntasks,
+		       (unsigned long long)r->seed);
+		printf("entries,ways,accesses,l1-dtlb-misses,miss_rate\n");
+		for (unsigned k = 0; k < cv->n; k++)
+			printf("%u,%u,%llu,%llu,%.6f\n", cv->entries[k], cv->entries[k] / cv->sets,
+			       (unsigned long long)acc, (unsigned long long)curve_total(cv, k),
+			       acc ? (double)curve_total(cv, k) / (double)acc : 0);
+		return;
+	}
+	if (w->quiet)
+		return;
+	printf("sweep of %s on model:%s (%s, LRU), %u tasks, %s, %s pages: %llu accesses in one pass, %.3f s CPU\n",
+	       lv->name, m->name, lv->ways ? "its sets kept" : "fully associative", r->ntasks, r->ops->name,
+	       model_psz_name(r->psz), (unsigned long long)acc, cpu_s);
+	printf("%10s %6s %16s %10s\n", "entries", "ways", "l1-dtlb-misses", "miss rate");
+	for (unsigned k = 0; k < cv->n; k++)
+		printf("%10u %6u %16llu %10.6f\n", cv->entries[k], cv->entries[k] / cv->sets,
+		       (unsigned long long)curve_total(cv, k), acc ? (double)curve_total(cv, k) / (double)acc : 0);
+	printf("  exact: each row equals a separate run with %s at that size (the other levels as given)\n",
+	       lv->name);
+}
+
+/* `sim --sweep-entries A..B ...`: one pass, a curve, nothing stored. */
+static int sweep_cmd(int argc, char **argv)
+{
+	struct opt tab[3] = {
+		{ .type = OPT_ROWS, .rows = model_backend.opts, .off = 0 },
+		{ .type = OPT_ROWS, .rows = sweep_out_rows, .off = 0 },
+		{ NULL },
+	};
+	struct sweep_cfg w = { 0 };
+	struct model_machine *m = calloc(1, sizeof(*m));
+	struct model_run r;
+	struct model_curve cv;
+	struct sysinfo si;
+	char err[512] = "";
+	unsigned lo, hi;
+	clock_t cpu0;
+	int ret;
+
+	if (!m)
+		die(EX_RESOURCE, "out of memory");
+	ret = opt_parse(tab, &w, argc, argv, "sim", "[OPTIONS]", NULL, NULL);
+	if (ret) {
+		free(m);
+		return builtin_exit(ret);
+	}
+	ret = EX_USAGE;
+	if (w.json && w.csv) {
+		error("sim: --json and --csv exclude each other");
+		goto out;
+	}
+	if (w.quiet)
+		log_verbosity = 0;
+	if (parse_range(w.sim.sweep_entries, &lo, &hi)) {
+		error("sim: --sweep-entries '%s': give A..B, two entry counts", w.sim.sweep_entries);
+		goto out;
+	}
+	if (w.sim.reference) {
+		error("sim: --sweep-entries and --reference exclude each other (a sweep has its own pass)");
+		goto out;
+	}
+	if (!w.sim.machine)
+		w.sim.machine = w.sim.tlb ? "custom" : "ultrasparc-t2";
+	if (strcmp(w.sim.machine, "list") == 0) {
+		sim_list_machines(stdout);
+		ret = EX_OK;
+		goto out;
+	}
+	sysinfo_collect(&si);
+	if (sim_prepare(&w.sim, &si, m, &r, err, sizeof(err))) {
+		error("sim: %s", err);
+		goto out;
+	}
+	if (r.sharedctx && m->tag != TAG_CTX2)
+		r.sharedctx = 0;	/* as a run: only ctx2 can share */
+	cpu0 = clock();
+	ret = model_curve(m, &r, lo, hi, &cv, err, sizeof(err));
+	if (ret) {
+		error("sim: %s", err);
+		ret = builtin_exit(ret);
+		goto out;
+	}
+	print_curve(&w, m, &r, &cv, (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+	model_curve_free(&cv);
+	ret = EX_OK;
+out:
+	free(m);
+	return ret;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	struct backend_ops be = model_backend;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--sweep-entries") == 0 || strncmp(argv[i], "--sweep-entries=", 16) == 0)
+			return sweep_cmd(argc, argv);
 
 	be.prepare = prepare;
 	return backend_cmd(&be, argc, argv);

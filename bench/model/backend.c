@@ -100,6 +100,12 @@ static const struct opt model_opts[] = {
 	  .help = "cycles per page walk, for the est-* estimates only" },
 	{ .name = "reference", .type = OPT_FLAG, .off = O(reference),
 	  .help = "use the brute-force reference simulator (slow)" },
+	{ .name = "jobs", .type = OPT_UINT, .off = O(jobs), .min = 1, .max = MODEL_MAX_JOBS,
+	  .metavar = "N", .def = "1",
+	  .help = "threads that simulate the cores, each core whole (the counts are the same for any N)" },
+	{ .name = "sweep-entries", .type = OPT_STR, .off = O(sweep_entries), .metavar = "A..B",
+	  .help = "print the first level's misses at every entry count A..B (multiples of its sets when "
+		  "set-associative) from one exact pass (LRU; stores nothing)" },
 	{ .name = "progress", .type = OPT_FLAG, .off = O(progress),
 	  .help = "accesses done, rate and ETA on stderr from 1 s on, and a last line when done (default: when stderr is a terminal, after 2 s)" },
 	/* derived: cell words of values resolved when the run is named, each
@@ -171,6 +177,12 @@ static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan,
 		sim_list_machines(stdout);
 		free(p);
 		return BACKEND_DONE;
+	}
+	if (p->cfg.sweep_entries) {
+		/* builtin/sim.c runs sweeps itself: a caller that comes here has none */
+		snprintf(err, errlen, "--sweep-entries is an option of `sgabench sim` alone");
+		free(p);
+		return -EINVAL;
 	}
 	ret = sim_prepare(&p->cfg, si, &p->m, &p->r, err, errlen);
 	if (ret) {
@@ -264,9 +276,9 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	if (p->cfg.reference)
 		ret = model_reference(&p->m, &p->r, &st);
 	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty && log_verbosity > 0))
-		ret = model_simulate_progress(&p->m, &p->r, &st, show_progress, &prog);
+		ret = model_simulate_jobs(&p->m, &p->r, &st, show_progress, &prog, (unsigned)p->cfg.jobs);
 	else
-		ret = model_simulate(&p->m, &p->r, &st);
+		ret = model_simulate_jobs(&p->m, &p->r, &st, NULL, NULL, (unsigned)p->cfg.jobs);
 	/* asked for: the last line says it is done, however short the run */
 	if (!ret && p->cfg.progress > 0 && !p->cfg.reference)
 		progress_line(&prog, clock_now_s(), model_total_accesses(&st), model_total_accesses(&st));

@@ -229,10 +229,32 @@ typedef void model_progress_fn(void *arg, uint64_t done, uint64_t total);
 int model_simulate_progress(const struct model_machine *m, const struct model_run *r,
 			    struct model_stats *st, model_progress_fn *fn, void *arg);
 
+/*
+ * model_simulate_progress() on `jobs` threads (1..MODEL_MAX_JOBS), each
+ * simulating whole cores: cores share nothing, so the result is the one
+ * of one thread, bit for bit. fn is called from any of them, one at a
+ * time, with the accesses of all cores so far.
+ */
+#define MODEL_MAX_JOBS 256
+int model_simulate_jobs(const struct model_machine *m, const struct model_run *r,
+			struct model_stats *st, model_progress_fn *fn, void *arg, unsigned jobs);
+
 /* The brute-force reference: per-access, timestamps for LRU, linear scans,
  * no shortcuts. Same contract as model_simulate. */
 int model_reference(const struct model_machine *m, const struct model_run *r,
 		    struct model_stats *st);
+
+/*
+ * The reference's schedule and streams without its levels: fn(arg, core,
+ * task, tag, page) is called for every access in the order the core's
+ * TLB sees it (tag: the entry's context, as filled; page: the key's page
+ * number with --words and held sizes applied as the levels see it), and
+ * st gets each task's accesses, place and switches only. Tag none's
+ * flushes are not reported: callers refuse that tag.
+ */
+typedef void model_observe_fn(void *arg, unsigned core, unsigned task, uint32_t tag, uint32_t page);
+int model_reference_observe(const struct model_machine *m, const struct model_run *r,
+			    struct model_stats *st, model_observe_fn *fn, void *arg);
 
 void model_stats_free(struct model_stats *st);
 

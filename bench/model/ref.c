@@ -34,7 +34,13 @@ struct ref_task {
 	unsigned word;		/* its next word (--words), 0: read the next page */
 	unsigned core, strand;
 	uint32_t proc;		/* address space: task index, or 0 for threads */
+	uint32_t *buf;		/* observing only: the stream read ahead, bpos of blen used */
+	unsigned bpos, blen;
 };
+
+/* Indices read at a time while observing (model_reference_observe): the
+ * streams give the same indices in blocks as one at a time (t_workload). */
+#define OBSERVE_BLOCK 256
 
 struct ref {
 	const struct model_machine *m;
@@ -48,6 +54,8 @@ struct ref {
 	unsigned **busy;	/* per core: the strands that have tasks, in order */
 	uint64_t *pos;		/* per core: slots issued */
 	struct model_stats *st;
+	model_observe_fn *observe;	/* or NULL: simulate the levels */
+	void *observe_arg;
 };
 
 /* Choose the way to fill in one set of a level. */
@@ -96,8 +104,15 @@ static void ref_access(struct ref *x, unsigned i)
 	} else {
 		unsigned words = x->r->words > 1 ? x->r->words : 1, shift = model_words_shift(m, x->r);
 
-		if (t->word == 0)
+		if (t->word == 0 && !t->buf) {
 			wl_fill(&t->s, &t->page, 1);
+		} else if (t->word == 0) {
+			if (t->bpos == t->blen) {
+				t->blen = (unsigned)wl_fill(&t->s, t->buf, OBSERVE_BLOCK);
+				t->bpos = 0;
+			}
+			t->page = t->buf[t->bpos++];
+		}
 		page = (t->page << shift) + (uint32_t)(((uint64_t)t->word << shift) / words);
 		t->word = (t->word + 1) % words;
 	}
@@ -113,6 +128,10 @@ static void ref_access(struct ref *x, unsigned i)
 			itag = SHARED_CTX;
 	}
 	mt->accesses++;
+	if (x->observe) {
+		x->observe(x->observe_arg, t->core, i, itag, page);
+		return;
+	}
 	for (unsigned k = 0; k < m->nlevels && hit < 0; k++) {
 		struct ref_level *l = &x->lv[t->core * m->nlevels + k];
 		struct ref_entry *set;
@@ -278,6 +297,10 @@ static int ref_start(struct ref *x)
 		x->t[i].proc = r->threads ? 0 : i;
 		x->t[i].left = model_task_accesses(r);
 		x->t[i].startup_left = r->startup;
+		if (x->observe && !(x->t[i].buf = malloc(OBSERVE_BLOCK * sizeof(uint32_t)))) {
+			ret = -ENOMEM;
+			goto out;
+		}
 		ret = wl_open(&x->t[i].s, r->ops, &p);
 		if (ret)
 			goto out;
@@ -336,8 +359,10 @@ static void ref_free(struct ref *x)
 	const struct model_machine *m = x->m;
 
 	if (x->t)
-		for (unsigned i = 0; i < x->r->ntasks; i++)
+		for (unsigned i = 0; i < x->r->ntasks; i++) {
 			wl_close(&x->t[i].s);
+			free(x->t[i].buf);
+		}
 	if (x->lv)
 		for (unsigned j = 0; j < m->cores * m->nlevels; j++)
 			free(x->lv[j].e);
@@ -358,7 +383,13 @@ static void ref_free(struct ref *x)
 int model_reference(const struct model_machine *m, const struct model_run *r,
 		    struct model_stats *st)
 {
-	struct ref x = { .m = m, .r = r, .st = st };
+	return model_reference_observe(m, r, st, NULL, NULL);
+}
+
+int model_reference_observe(const struct model_machine *m, const struct model_run *r,
+			    struct model_stats *st, model_observe_fn *fn, void *arg)
+{
+	struct ref x = { .m = m, .r = r, .st = st, .observe = fn, .observe_arg = arg };
 	char err[160];
 	int ret;
 

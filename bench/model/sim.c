@@ -24,11 +24,13 @@
  *    adding the period's per-task counts k times, for the largest k that
  *    leaves every task at least one access beyond the skipped periods (a
  *    task ending changes the schedule, so it must be simulated); period.c.
- * Cores share nothing, so each is simulated on its own, start to end:
+ * Cores share nothing, so each is simulated on its own, start to end (by
+ * one of --jobs threads):
  * core.c sets a core up, step.c runs it. This file opens the tasks' streams
  * and turns their counts into the result.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/sim_int.h"
@@ -84,20 +86,142 @@ static void derive_counts(const struct model_machine *m, const struct model_run 
 int model_simulate(const struct model_machine *m, const struct model_run *r,
 		   struct model_stats *st)
 {
-	return model_simulate_progress(m, r, st, NULL, NULL);
+	return model_simulate_jobs(m, r, st, NULL, NULL, 1);
 }
 
 int model_simulate_progress(const struct model_machine *m, const struct model_run *r,
 			    struct model_stats *st, model_progress_fn *fn, void *arg)
 {
-	uint64_t done = 0;
+	return model_simulate_jobs(m, r, st, fn, arg, 1);
+}
+
+/*
+ * The cores of a run, simulated by `jobs` threads: each takes the next
+ * core not yet taken. A core writes only its own tasks (their ftask and
+ * model_task) and its own slot of skipped and period, which are merged in
+ * core order afterwards, so the result is the one of a single thread
+ * whatever the threads' timing. Progress: each core's accesses so far in
+ * done[], their sum passed on under a lock.
+ */
+struct pool {
+	const struct model_machine *m;
+	const struct model_run *r;
+	struct model_stats *st;
+	struct ftask *t;
+	const unsigned *core, *strand;
+	int periodic;
+	unsigned next;			/* the next core to take (atomic) */
+	struct model_stats *per;	/* per core: skipped_accesses, period_cycles */
+	uint64_t *done;			/* per core: accesses accounted (atomic) */
+	uint64_t total;
+	model_progress_fn *fn;
+	void *arg;
+	pthread_mutex_t lock;		/* serialises fn */
+	int ret;			/* the first failure, 0 none (under lock) */
+};
+
+/* The progress of one core of a pool: arg is its slot in done[]. */
+struct pool_core {
+	struct pool *p;
+	unsigned cn;
+};
+
+static void pool_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct pool_core *pc = arg;
+	struct pool *p = pc->p;
+	uint64_t sum = 0;
+
+	(void)total;
+	__atomic_store_n(&p->done[pc->cn], done, __ATOMIC_RELAXED);
+	for (unsigned c = 0; c < p->m->cores; c++)
+		sum += __atomic_load_n(&p->done[c], __ATOMIC_RELAXED);
+	pthread_mutex_lock(&p->lock);
+	p->fn(p->arg, sum, p->total);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	unsigned cn;
+
+	while ((cn = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->m->cores) {
+		struct pool_core pc = { p, cn };
+		struct model_stats *ps = &p->per[cn];
+		struct fcore c = { .m = p->m, .r = p->r, .st = ps, .t = p->t,
+				   .progress = p->fn ? pool_progress : NULL, .progress_arg = &pc,
+				   .total = p->total };
+		int ret;
+
+		ps->task = p->st->task;	/* its own tasks only; the counters its own */
+		ps->ntasks = p->st->ntasks;
+		ret = core_init(&c, cn, p->core, p->strand);
+		if (!ret && c.ntasks)
+			ret = run_core(&c, cn, p->periodic);
+		if (!ret) {
+			uint64_t all = 0;
+
+			for (unsigned j = 0; j < c.ntasks; j++)
+				all += p->t[c.tasks[j]].init_left;
+			__atomic_store_n(&p->done[cn], all, __ATOMIC_RELAXED);
+		}
+		core_free(&c);
+		if (ret) {
+			pthread_mutex_lock(&p->lock);
+			if (!p->ret)
+				p->ret = ret;
+			pthread_mutex_unlock(&p->lock);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Simulate every core of the run on `jobs` threads (this one among them). */
+static int run_cores(struct pool *p, unsigned jobs)
+{
+	pthread_t th[MODEL_MAX_JOBS];
+	unsigned n = 0;
+
+	p->per = calloc(p->m->cores, sizeof(*p->per));
+	p->done = calloc(p->m->cores, sizeof(*p->done));
+	if (!p->per || !p->done) {
+		free(p->per);
+		free(p->done);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&p->lock, NULL);
+	if (jobs > p->m->cores)
+		jobs = p->m->cores;
+	for (; n + 1 < jobs; n++)
+		if (pthread_create(&th[n], NULL, pool_worker, p))
+			break;	/* fewer threads: the same result, later */
+	pool_worker(p);
+	while (n-- > 0)
+		pthread_join(th[n], NULL);
+	pthread_mutex_destroy(&p->lock);
+	/* in core order, as one thread would have left them */
+	for (unsigned cn = 0; cn < p->m->cores; cn++) {
+		p->st->skipped_accesses += p->per[cn].skipped_accesses;
+		if (p->per[cn].period_cycles)
+			p->st->period_cycles = p->per[cn].period_cycles;
+	}
+	free(p->per);
+	free(p->done);
+	return p->ret;
+}
+
+int model_simulate_jobs(const struct model_machine *m, const struct model_run *r,
+			struct model_stats *st, model_progress_fn *fn, void *arg, unsigned jobs)
+{
 	unsigned *core = NULL, *strand = NULL;
 	struct ftask *t = NULL;
 	int ret = -ENOMEM, periodic;
 	char err[160];
 
 	memset(st, 0, sizeof(*st));
-	if (model_check(m, r, err, sizeof(err)))
+	if (model_check(m, r, err, sizeof(err)) || jobs < 1 || jobs > MODEL_MAX_JOBS)
 		return -EINVAL;
 	periodic = !!(r->ops->flags & WL_PERIODIC);
 	for (unsigned k = 0; k < m->nlevels; k++)
@@ -118,17 +242,12 @@ int model_simulate_progress(const struct model_machine *m, const struct model_ru
 		if (ret)
 			goto out;
 	}
-	for (unsigned cn = 0; cn < m->cores; cn++) {
-		struct fcore c = { .m = m, .r = r, .st = st, .t = t, .progress = fn,
-				   .progress_arg = arg, .done_before = done,
-				   .total = model_task_accesses(r) * r->ntasks };
+	{
+		struct pool p = { .m = m, .r = r, .st = st, .t = t, .core = core, .strand = strand,
+				  .periodic = periodic, .fn = fn, .arg = arg,
+				  .total = model_task_accesses(r) * r->ntasks };
 
-		ret = core_init(&c, cn, core, strand);
-		if (!ret && c.ntasks)
-			ret = run_core(&c, cn, periodic);
-		for (unsigned j = 0; j < c.ntasks; j++)
-			done += t[c.tasks[j]].init_left;
-		core_free(&c);
+		ret = run_cores(&p, jobs);
 		if (ret)
 			goto out;
 	}

@@ -38,6 +38,8 @@ struct sim_cfg {
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
 	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */
+	uint64_t jobs;		/* threads simulating the cores (model_simulate_jobs) */
+	const char *sweep_entries;	/* "A..B": a single-pass curve of the first level (curve.h), or NULL */
 	/* Derived when the run is named, for its rows: */
 	const char *backend;	/* "model:MACHINE" */
 	const char *tlb_text;	/* the levels, model_tlb_str() */

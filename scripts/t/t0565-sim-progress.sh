@@ -21,6 +21,12 @@ test_expect_success "--progress: accesses done, rate and ETA on stderr" - <<-\EO
 	grep -q "^sim: 10485760 of 10485760 accesses (100.0%), .* accesses/s, ETA 0 s$" "$TMPD/err"
 EOT
 test_expect_success "--progress: stdout is still the JSON alone" 'jq -e .metrics "$TMPD/out" >/dev/null'
+# shellcheck disable=SC2086 # $long is a list of arguments
+"$SGABENCH" sim $long --json --progress --jobs 2 >"$TMPD/out2" 2>"$TMPD/err2"
+test_expect_success "--progress --jobs 2: the cores' sum, done at the end; the same counts" - <<-\EOT
+	grep -q "^sim: 10485760 of 10485760 accesses (100.0%), .* accesses/s, ETA 0 s$" "$TMPD/err2" &&
+	test_is "$(jq -cS .totals "$TMPD/out2")" "$(jq -cS .totals "$TMPD/out")"
+EOT
 
 SGABENCH_TEST_PROGRESS_AFTER=0 script -qec "$SGABENCH sim $long" /dev/null >"$TMPD/tty" 2>&1
 test_expect_success "on a terminal: progress without asking" 'grep -q "sim: [0-9]* of 10485760 accesses" "$TMPD/tty"'
