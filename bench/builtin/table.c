@@ -278,8 +278,7 @@ static int outside_2x(const char *name, const double *col, const double *pub, ch
 	return bad;
 }
 
-/* What the native column's dTLB-load-misses counts on this machine, by
- * its Linux driver, beside the model's T2 meaning (the DTLB's misses). */
+/* What dTLB-load-misses counts natively (this CPU's driver) and in the model (T2's). */
 static void native_meaning(const struct sysinfo *si)
 {
 	struct model_machine host = { .name = "host" };
