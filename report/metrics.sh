@@ -14,6 +14,10 @@ report_history_info="accesses-per-cpu-s dTLB-load-misses"
 # names them and how to see them (sgabench history --metric).
 report_load_noise="accesses-per-s wall-s startup-s window-s task-clock pagetables-delta-bytes pte-bytes"
 
+# The kernels page, when scripts/configs/kernel (the kernel suite) does not
+# name its metrics: exact counts and the phases the suite times.
+report_kernel_metrics="first-touch-faults sga-pte-bytes startup-s window-s"
+
 # The machines section: the first of these measured on the most machines.
 # Speeds per CPU second and exact counts only: no load noise.
 report_fleet_metrics="accesses-per-cpu-s-best first-touch-faults sga-pte-bytes"

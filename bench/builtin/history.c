@@ -305,6 +305,10 @@ int cmd_history(int argc, char **argv)
 		json_str(&j, "metric", o.metric);
 		json_str(&j, "by", o.by);
 		history_method_json(&j, &o);
+		if (o.by_kernel && history_kernels_json(&j, s, ns)) {
+			ret = EX_FAIL;
+			error("history: out of memory");
+		}
 		json_arr_open(&j, "series");
 		for (size_t i = 0; i < ns; i++)
 			history_series_json(&j, &o, &s[i]);

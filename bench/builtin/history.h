@@ -82,6 +82,13 @@ void history_method_json(struct json *j, const struct hist_opts *o);
  * with no variant are left out. Returns 0, -ENOMEM or -EIO.
  */
 int history_kernel_series(struct store *db, const struct hist_opts *o, struct series **out, size_t *n);
+/*
+ * "kernels": every kernel variant of the series s[0..n), each once, in
+ * kvariant_cmp's order (the columns of one table across cells). Returns 0
+ * or -ENOMEM.
+ */
+int history_kernels_json(struct json *j, const struct series *s, size_t n);
+
 int history_kernel_load(struct store *db, const struct hist_opts *o, struct series *s);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin/history.h"
+#include "lib/json.h"
 #include "lib/kver.h"
 #include "stats/stats.h"
 #include "store/query.h"
@@ -116,4 +117,32 @@ int history_kernel_series(struct store *db, const struct hist_opts *o, struct se
 	*out = l.s;
 	*n = l.n;
 	return ret;
+}
+
+static int label_cmp(const void *a, const void *b)
+{
+	return kvariant_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int history_kernels_json(struct json *j, const struct series *s, size_t n)
+{
+	size_t total = 0, k = 0;
+	const char **v;
+
+	for (size_t i = 0; i < n; i++)
+		total += s[i].n;
+	v = malloc((total + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		for (size_t p = 0; p < s[i].n; p++)
+			v[k++] = s[i].pt[p].label;
+	qsort(v, k, sizeof(*v), label_cmp);
+	json_arr_open(j, "kernels");
+	for (size_t i = 0; i < k; i++)
+		if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+			json_str(j, NULL, v[i]);
+	json_arr_close(j);
+	free(v);
+	return 0;
 }
