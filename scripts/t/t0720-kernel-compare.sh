@@ -46,6 +46,13 @@ test_expect_success 'the fixture loads: 8 kernels of lab-arm64, 2 of lab-x86_64'
 	test_is "$(sqlite3 "$db" "SELECT COUNT(DISTINCT machine_id) FROM run WHERE machine_name = 'lab-arm64'")" 8
 EOT
 
+test_expect_success 'the KCIDB export carries the kernel variant of each run in misc' - <<\EOT
+	run_sga export kcidb --origin t0720 --db "$db" &&
+	test_is "$rc" 0 &&
+	test_is "$(jq -r '[.tests[] | select(.misc.run_uuid == "kv-03-0") | .misc.kernel_variant] | unique | join(" ")' "$TMPD/out")" \
+		"6.1.192-1"
+EOT
+
 test_expect_success 'compare kernel:V1 kernel:V2 pairs one machine across its fingerprints' - <<\EOT
 	run_sga compare --db "$db" --machine lab-arm64 --baseline kernel:6.1.172-1 \
 		--candidate kernel:6.1.192-1 --metric startup-s --json &&
