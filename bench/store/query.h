@@ -62,12 +62,13 @@ int store_series_points(struct store *s, const char *metric, const char *cell,
 				  int has_value, double value), void *ctx);
 
 /*
- * A run's kernel variant as history and compare read it: V of its label
- * 'kernel:V' (the lab names what it booted), else run.kernel_variant
- * (NULL: unknown). SQL over run r.
+ * A run's kernel variant as history and compare read it: run.kernel_variant,
+ * else (a run stored before schema 5) V of its label 'kernel:V', else NULL.
+ * The recorded variant comes first so that labels are free to name
+ * sessions (boots) of one kernel. SQL over run r.
  */
 #define STORE_RUN_KERNEL \
-	"COALESCE(CASE WHEN r.label GLOB 'kernel:?*' THEN substr(r.label, 8) END, r.kernel_variant)"
+	"COALESCE(r.kernel_variant, CASE WHEN r.label GLOB 'kernel:?*' THEN substr(r.label, 8) END)"
 
 /*
  * Call fn for each (cell, machine name) with successful runs of a known

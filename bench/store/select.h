@@ -10,8 +10,8 @@
  *   last-N            the N most recent runs of each cell on each machine
  *   uuid:U1,U2,...    those runs
  *   since:YYYY-MM-DD  runs started on or after that day (UTC)
- *   kernel:V          runs of kernel variant V (lib/kver.h): labelled
- *                     'kernel:V' (the lab), or else recorded so (run.kernel_variant)
+ *   kernel:V          runs of kernel variant V (lib/kver.h): recorded so
+ *                     (run.kernel_variant), or without one labelled 'kernel:V'
  */
 #ifndef SGA_SELECT_H
 #define SGA_SELECT_H

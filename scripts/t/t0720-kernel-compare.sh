@@ -76,11 +76,22 @@ test_expect_success 'two kernels of one level: no regression (exit 0)' - <<\EOT
 	test_is "$rc" 0 && test_is "$(jq -r '.rows[0].verdict' "$TMPD/out")" no-change
 EOT
 
-test_expect_success 'a run labelled kernel:V (the lab) is of kernel V' - <<\EOT
+test_expect_success 'a run without a recorded variant, labelled kernel:V, is of kernel V' - <<\EOT
 	run_sga compare --db "$db" --machine lab-arm64 --baseline kernel:6.1.174-1 \
 		--candidate kernel:6.1.192-3-rt --metric startup-s --json &&
 	test_is "$(jq -r '[.baseline.runs, .rows[0].n_base, .baseline.kernel_variants[0]] | join(" ")' "$TMPD/out")" \
 		"6 6 6.1.174-1"
+EOT
+
+test_expect_success 'a recorded variant comes before a label: labels name sessions' - <<\EOT
+	cp "$db" "$TMPD/relabel.db" &&
+	sqlite3 "$TMPD/relabel.db" "UPDATE run SET label = 'kernel:9.9.9-1' WHERE kernel_variant = '6.1.170-3'" &&
+	run_sga compare --db "$TMPD/relabel.db" --machine lab-arm64 --baseline kernel:9.9.9-1 \
+		--candidate kernel:6.1.192-1 --metric startup-s &&
+	test_is "$rc" 3 &&
+	run_sga compare --db "$TMPD/relabel.db" --machine lab-arm64 --baseline kernel:6.1.170-3 \
+		--candidate kernel:6.1.192-1 --metric startup-s --json &&
+	test_is "$(jq -r '.rows[0].n_base' "$TMPD/out")" 6
 EOT
 
 test_expect_success 'without --machine each machine is paired with itself by name' - <<\EOT
