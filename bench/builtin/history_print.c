@@ -1,13 +1,18 @@
 /* builtin/history_print.c - the history's table and JSON (history.h). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "builtin/history.h"
 #include "lib/json.h"
 
 void history_print_human(const struct hist_opts *o, const struct series *s, FILE *f)
 {
 	char z[32];
-	int c = 0;
+	int c = 0, lw = 32;
+
+	for (size_t i = 0; i < s->n; i++)	/* a kernel variant with boot parameters can be long */
+		if ((int)strlen(s->pt[i].label) > lw)
+			lw = (int)strlen(s->pt[i].label);
 
 	if (s->by_kernel)
 		fprintf(f, "cell    %s\nmachine %s (%zu fingerprints: its kernels)\nmetric  %s, %zu kernel"
@@ -19,7 +24,7 @@ void history_print_human(const struct hist_opts *o, const struct series *s, FILE
 			*s->name ? s->name : "(unnamed)", s->fp, o->metric, s->n,
 			s->per_night ? "nights (median of each night's runs; change points tested on the runs)"
 				     : "runs");
-	fprintf(f, "%5s  %-32s %-20s %4s %14s %7s\n", "#",
+	fprintf(f, "%5s  %-*s %-20s %4s %14s %7s\n", "#", lw,
 		s->by_kernel ? "kernel" : s->per_night ? "night" : "run", "started", "runs", "value", "z");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct point *p = &s->pt[i];
@@ -35,7 +40,7 @@ void history_print_human(const struct hist_opts *o, const struct series *s, FILE
 			snprintf(z, sizeof(z), "-");
 		else
 			snprintf(z, sizeof(z), "%.2f", s->z[i]);
-		fprintf(f, "%5zu  %-32s %-20s %4zu %14.6g %7s%s\n", i, p->label, p->date, p->n,
+		fprintf(f, "%5zu  %-*s %-20s %4zu %14.6g %7s%s\n", i, lw, p->label, p->date, p->n,
 			p->value, z, alarm ? "  z-alarm" : "");
 	}
 	fprintf(f, "\n%d change point%s", s->ncp, s->ncp == 1 ? "" : "s");
