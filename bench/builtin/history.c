@@ -43,6 +43,10 @@ static const struct opt history_opts[] = {
 	  .metavar = "ORDER", .def = "date",
 	  .help = "date, or kernel: a point per kernel variant in Debian version order (flavour, then"
 		  " boot parameters, break ties), over each machine name's fingerprints" },
+	{ .name = "kernel", .type = OPT_STR, .off = offsetof(struct hist_opts, kernel),
+	  .metavar = "PATTERN", .def = "*",
+	  .help = "with --by kernel, only the variants matching this GLOB pattern, e.g. '*-rt'"
+		  " for one flavour's line, or '6.1.*-[0-9]' for bookworm's plain kernels" },
 	{ .name = "per-run", .type = OPT_FLAG, .off = offsetof(struct hist_opts, per_run),
 	  .help = "one point per run, not per night" },
 	{ .name = "window", .type = OPT_UINT, .off = offsetof(struct hist_opts, window), .min = 6, .max = 100000,
@@ -291,6 +295,12 @@ int cmd_history(int argc, char **argv)
 		ret = o.by_kernel ? history_kernel_load(db, &o, &s[i]) : load_series(db, &o, &s[i]);
 		if (!ret)
 			ret = analyse(&o, &s[i]);
+	}
+	if (!ret && o.by_kernel && history_drop_empty(s, &ns) == 0) {
+		error("history: no successful runs of a kernel variant matching '%s' in a cell matching '%s'%s%s",
+		      o.kernel, o.cell, o.machine ? " on machine " : "", o.machine ? o.machine : "");
+		ret = EX_RESOURCE;
+		goto out;
 	}
 	if (ret) {
 		error("history: %s", ret == -ENOMEM ? "out of memory" : store_errmsg(db));

@@ -18,6 +18,7 @@ struct json;
 struct hist_opts {
 	struct read_cfg io;
 	const char *metric, *cell, *machine, *by;
+	const char *kernel;	/* --by kernel: only variants matching this GLOB pattern */
 	int per_run;
 	int by_kernel;		/* --by kernel */
 	uint64_t window;
@@ -88,6 +89,9 @@ int history_kernel_series(struct store *db, const struct hist_opts *o, struct se
  * or -ENOMEM.
  */
 int history_kernels_json(struct json *j, const struct series *s, size_t n);
+
+/* Drop the series without a point (--kernel matched none of their runs); returns how many are left. */
+size_t history_drop_empty(struct series *s, size_t *n);
 
 int history_kernel_load(struct store *db, const struct hist_opts *o, struct series *s);
 

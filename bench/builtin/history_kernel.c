@@ -4,6 +4,7 @@
  * kernel variant (lib/kver.h) rather than by date.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ struct krun {
 struct kload {
 	struct krun *r;
 	size_t n, cap;
+	const char *pattern;	/* --kernel */
 };
 
 static int keep_run(void *ctx, const char *variant, const char *date, const char *uuid,
@@ -31,6 +33,8 @@ static int keep_run(void *ctx, const char *variant, const char *date, const char
 	struct kload *l = ctx;
 	struct krun *k;
 
+	if (fnmatch(l->pattern, variant, 0) != 0)
+		return 0;
 	if (l->n == l->cap) {
 		size_t nc = l->cap ? 2 * l->cap : 64;
 		struct krun *nr = realloc(l->r, nc * sizeof(*nr));
@@ -62,7 +66,7 @@ static int krun_cmp(const void *a, const void *b)
 
 int history_kernel_load(struct store *db, const struct hist_opts *o, struct series *s)
 {
-	struct kload k = { 0 };
+	struct kload k = { .pattern = o->kernel };
 	struct loading l = { .s = s };
 	int ret = store_kernel_points(db, o->metric, s->cell, s->name, keep_run, &k);
 
@@ -82,6 +86,25 @@ int history_kernel_load(struct store *db, const struct hist_opts *o, struct seri
 	free(k.r);
 	free(l.vals);
 	return ret;
+}
+
+size_t history_drop_empty(struct series *s, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (s[i].n) {
+			s[k++] = s[i];
+			continue;
+		}
+		free(s[i].cell);
+		free(s[i].pt);
+		free(s[i].z);
+		free(s[i].rv);
+		free(s[i].rnight);
+	}
+	*n = k;
+	return k;
 }
 
 struct klisting {

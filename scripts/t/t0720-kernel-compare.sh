@@ -138,6 +138,17 @@ test_expect_success 'each machine name is its own series; the flat one has no ch
 		(.change_points | length | tostring)] | join(" ")' "$TMPD/out")" "lab-arm64:8:1 lab-x86_64:2:0"
 EOT
 
+test_expect_success '--kernel follows one line of kernels: the plain ones keep the step' - <<\EOT
+	run_sga history --db "$db" --by kernel --kernel '6.1*-[0-9]' --metric startup-s --machine lab-arm64 --json &&
+	test_is "$(jq -r '[(.series[0].points | map(.label) | join(" ")), (.change_points | map(.label) | join(" "))] | join(" / ")' "$TMPD/out")" \
+		"6.1.170-3 6.1.172-1 6.1.174-1 6.1.192-1 6.1.192-3 6.12.107-1 / 6.1.192-1" &&
+	run_sga history --db "$db" --by kernel --kernel '*-rt' --metric startup-s --json &&
+	test_is "$(jq -r '[.series[] | .machine_name + ":" + (.points | map(.label) | join(","))] | join(" ")' "$TMPD/out")" \
+		"lab-arm64:6.1.192-3-rt" &&
+	run_sga history --db "$db" --by kernel --kernel 'none*' --metric startup-s &&
+	test_is "$rc" 3 && grep -q "matching 'none\*'" "$TMPD/err"
+EOT
+
 test_expect_success 'bad --by, and --by kernel with --per-run: usage errors' - <<\EOT
 	run_sga history --db "$db" --by moon --metric startup-s && test_is "$rc" 2 &&
 	grep -q "date or kernel" "$TMPD/err" &&
