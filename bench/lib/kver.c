@@ -171,7 +171,7 @@ int kvariant_ok(const char *s)
 	if (n < 1 || n > 127)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (!isprint((unsigned char)s[i]))
+		if (!isprint((unsigned char)s[i]) || s[i] == '|')
 			return 0;
 	return 1;
 }

@@ -62,7 +62,8 @@ void kvariant_derive(const char *proc_version, const char *release, char *buf, s
  */
 void kvariant_current(const char *release, char *buf, size_t len);
 
-/* Whether s can be a kernel variant: 1-127 printable characters (no control characters). */
+/* Whether s can be a kernel variant: 1-127 printable characters but '|' (which
+ * separates variants in compare's kernel:V1|V2). */
 int kvariant_ok(const char *s);
 
 #endif

@@ -129,7 +129,7 @@ static const char *condition(enum sel_kind k)
 	case SEL_SINCE:
 		return "r.started_at >= ?2";
 	case SEL_KERNEL:
-		return STORE_RUN_KERNEL " = ?2";
+		return "instr('|' || CAST(?2 AS TEXT) || '|', '|' || " STORE_RUN_KERNEL " || '|') > 0";
 	}
 	return "0";
 }

@@ -11,7 +11,9 @@
  *   uuid:U1,U2,...    those runs
  *   since:YYYY-MM-DD  runs started on or after that day (UTC)
  *   kernel:V          runs of kernel variant V (lib/kver.h): recorded so
- *                     (run.kernel_variant), or without one labelled 'kernel:V'
+ *                     (run.kernel_variant), or without one labelled 'kernel:V';
+ *                     kernel:V1|V2 the runs of either (two boots of one
+ *                     kernel, each a session, measure the drift between boots)
  */
 #ifndef SGA_SELECT_H
 #define SGA_SELECT_H

@@ -88,6 +88,7 @@ int main(void)
 		  "6.18.44-fc-v1252", "6.18.44-fc-v1252");
 	derive_is("", "", "unknown");
 	ok(kvariant_ok("6.12.117-1:transparent_hugepage=never") && kvariant_ok("6.1.174-1:a=1 b=2") &&
-	   !kvariant_ok("6.1\n") && !kvariant_ok(""), "a variant is 1-127 printable characters");
+	   !kvariant_ok("6.1\n") && !kvariant_ok("") && !kvariant_ok("6.1.174-1|6.1.176-1"),
+	   "a variant is 1-127 printable characters but |");
 	return done_testing();
 }

@@ -83,6 +83,18 @@ test_expect_success 'a run without a recorded variant, labelled kernel:V, is of 
 		"6 6 6.1.174-1"
 EOT
 
+test_expect_success 'kernel:V1|V2 takes the runs of both, each boot its own session' - <<\EOT
+	cp "$db" "$TMPD/boots.db" &&
+	sqlite3 "$TMPD/boots.db" "UPDATE run SET label = 'kernel:' || kernel_variant WHERE kernel_variant IS NOT NULL" &&
+	run_sga compare --db "$TMPD/boots.db" --machine lab-arm64 --baseline 'kernel:6.1.170-3' \
+		--candidate kernel:6.1.192-1 --metric startup-s --json &&
+	test_is "$(jq -r '[.rows[0].baseline_sessions, .rows[0].verdict] | join(" ")' "$TMPD/out")" "1 insufficient" &&
+	run_sga compare --db "$TMPD/boots.db" --machine lab-arm64 --baseline 'kernel:6.1.170-3|6.1.172-1' \
+		--candidate kernel:6.1.192-1 --metric startup-s --json &&
+	test_is "$(jq -r '[.rows[0].n_base, .rows[0].baseline_sessions, .rows[0].verdict,
+		(.baseline.kernel_variants | join(","))] | join(" ")' "$TMPD/out")" "12 2 regression 6.1.170-3,6.1.172-1"
+EOT
+
 test_expect_success 'a recorded variant comes before a label: labels name sessions' - <<\EOT
 	cp "$db" "$TMPD/relabel.db" &&
 	sqlite3 "$TMPD/relabel.db" "UPDATE run SET label = 'kernel:9.9.9-1' WHERE kernel_variant = '6.1.170-3'" &&
