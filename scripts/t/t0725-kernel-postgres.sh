@@ -36,6 +36,15 @@ test_expect_success 'a label kernel:V selects on the server too' - <<\EOT
 	test_is "$(jq -r '.rows[0].n_base' "$TMPD/out")" 6
 EOT
 
+test_expect_success 'kernel:V1|V2 on the server: both variants, the same rows as on SQLite' - <<\EOT
+	for d in "$db" "$PG_URI"; do
+		"$SGABENCH" compare --db "$d" --machine lab-arm64 --baseline 'kernel:6.1.170-3|6.1.172-1' \
+			--candidate kernel:6.1.192-1 --metric startup-s --json | jq -S "$keep | .rows"
+	done >"$TMPD/two" &&
+	test_is "$(jq -s '.[0] == .[1]' "$TMPD/two")" true &&
+	test_is "$(jq -rs '.[1][0].n_base' "$TMPD/two")" 12
+EOT
+
 test_expect_success 'history --by kernel: the same series and change point as on SQLite' - <<\EOT
 	for d in "$db" "$PG_URI"; do
 		"$SGABENCH" history --db "$d" --by kernel --metric startup-s --json | jq -S "$keep"
