@@ -99,6 +99,12 @@ test_expect_success 'the kernel walk names the first kernel whose runs changed' 
 	grep -q "^first changed: 6.1.192-1 (after 6.1.174-1): 'startup-s' on lab-arm64, ratio to 6.1.170-3 1.3" "$TMPD/out"
 EOT
 
+test_expect_success 'the reference may be two boots of one kernel, V1|V1B' - <<\EOT
+	oracle --kernels "6.1.170-3|6.1.172-1 6.1.174-1 6.1.192-1 6.1.192-3" \
+		--machine lab-arm64 --metric startup-s --db "$TMPD/k.db" &&
+	test_is "$rc" 1 && grep -q "^first changed: 6.1.192-1 (after 6.1.174-1)" "$TMPD/out"
+EOT
+
 test_expect_success 'no change along the kernels: 0' - <<\EOT
 	oracle --kernels "6.1.170-3 6.1.172-1" --machine lab-arm64 --metric startup-s --db "$TMPD/k.db" &&
 	test_is "$rc" 0 && grep -q "^no change of 'startup-s' from 6.1.170-3 to 6.1.172-1 on lab-arm64" "$TMPD/out"
