@@ -34,6 +34,10 @@ done
 # over nights; the page names them and how to see them (sgabench history).
 report_load_noise="$(registry_names scope=load) $(registry_names scope=system) task-clock"
 
+# The kernels page, when scripts/configs/kernel (the kernel suite) does not
+# name its metrics: exact counts and the phases the suite times.
+report_kernel_metrics="first-touch-faults sga-pte-bytes startup-s window-s"
+
 # The machines section: the first of these measured on the most machines.
 report_fleet_metrics=$(registry_names plot=fleet)
 

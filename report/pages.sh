@@ -127,7 +127,8 @@ nav a { margin-right: 1em; }
 HEAD
 	printf '<h1>sgabench report</h1>\n<p>Generated %s from <code>%s</code> (schema version %s).</p>\n' \
 		"$(now_iso)" "$(html_escape "$(db_shown "$db")")" "$ver"
-	printf '<nav><a href="#summary">Summary</a><a href="#cover">Cover letter</a><a href="#scaling">SGA scaling</a><a href="#history">History</a><a href="#designs">TLB designs</a><a href="#machines">Machines</a><a href="#verdicts">Verdicts</a><a href="#runs">Runs</a></nav>\n'
+	printf '<nav><a href="#summary">Summary</a><a href="#cover">Cover letter</a><a href="#scaling">SGA scaling</a><a href="#history">History</a><a href="#designs">TLB designs</a><a href="#machines">Machines</a><a href="#verdicts">Verdicts</a><a href="#runs">Runs</a>%s</nav>\n' \
+		"$([ "$kernels_page" = 1 ] && printf '<a href="kernels.html">Kernels</a>')"
 	printf '<h2 id="summary">Summary</h2>\n<pre>%s</pre>\n' "$(html_escape <"$out/summary.txt")"
 
 	printf '<h2 id="cover">The cover-letter figure</h2>\n<p>%s</p>\n' "$(html_escape "$txt_cover")"

@@ -126,7 +126,8 @@ static void report_run(const struct backend_ops *be, const struct out_cfg *o, co
 {
 	struct run_view v = {
 		.meta = &br->m, .res = &br->r, .si = si, .command = be->cmd,
-		.fingerprint = si->fingerprint, .machine_name = si->machine_name, .describe = br->nm.describe,
+		.fingerprint = si->fingerprint, .machine_name = si->machine_name,
+		.kernel_variant = si->kernel_variant[0] ? si->kernel_variant : NULL, .describe = br->nm.describe,
 		.groups = br->nm.groups[0] ? br->nm.groups : NULL, .run_id = br->run_id,
 		/* Name the database only when the run is in it. */
 		.db = db && !br->store_ret ? shown : NULL,

@@ -31,7 +31,8 @@ static const struct opt compare_opts[] = {
 	{ .type = OPT_ROWS, .rows = builtin_read_rows, .off = offsetof(struct compare_args, io) },
 	{ .name = "baseline", .type = OPT_STR, .off = offsetof(struct compare_args, c.baseline),
 	  .metavar = "SEL",
-	  .help = "baseline runs: label:TEXT, tonight, last-N-nights, last-N, uuid:U1,U2, since:DATE" },
+	  .help = "baseline runs: label:TEXT, tonight, last-N-nights, last-N, uuid:U1,U2, since:DATE,"
+		  " kernel:VARIANT" },
 	{ .name = "candidate", .type = OPT_STR, .off = offsetof(struct compare_args, c.candidate),
 	  .metavar = "SEL",
 	  .help = "candidate runs (same selectors)" },
@@ -81,6 +82,9 @@ static const struct opt compare_opts[] = {
 	  .help = "write the verdicts to the verdict table" },
 	{ .name = "cross-machine", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.cross),
 	  .help = "pair runs by cell across machines (names and fingerprints)" },
+	{ .name = "across-kernels", .type = OPT_FLAG, .off = offsetof(struct compare_args, c.kernels),
+	  .defhelp = "on with a kernel:V selector",
+	  .help = "pair runs of one machine name across fingerprints: the sides ran different kernels" },
 	{ NULL },
 };
 
@@ -317,7 +321,9 @@ int cmd_compare(int argc, char **argv)
 		       "machine without a regression the smallest change its rows could resolve.\n"
 		       "Runs are paired by cell on one machine: one name (SGABENCH_MACHINE when they\n"
 		       "ran) and one fingerprint; 'tonight' and 'last-N-nights' are each machine's\n"
-		       "own nights. A cell/metric is a\n"
+		       "own nights. Across kernels (a kernel:VARIANT selector, or --across-kernels)\n"
+		       "a machine is its name alone, since its fingerprint holds the kernel release\n"
+		       "and command line; the header names each side's kernels. A cell/metric is a\n"
 		       "regression when its p <= alpha (Mann-Whitney U; below for one-sided noise),\n"
 		       "its Benjamini-Hochberg q (over all rows) <= fdr, and the ratio\n"
 		       "median(cand)/median(base) lies beyond\n"
@@ -346,6 +352,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (ret || (ret = check_selectors(c)) || (ret = collect_metric_thresholds(c, argc, argv)))
 		goto out;
+	if (select_is_kernel(c->baseline) || select_is_kernel(c->candidate))
+		c->kernels = 1;
 	collect_list("--higher-better", c->hb, &c->nhb, argc, argv);
 	collect_list("--one-sided-noise", c->osn, &c->nosn, argc, argv);
 	collect_list("--metric", c->metric, &c->nmetric, argc, argv);

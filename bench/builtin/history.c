@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin/builtin.h"
+#include "builtin/history.h"
 #include "lib/json.h"
 #include "lib/log.h"
 #include "lib/opt.h"
@@ -25,14 +26,6 @@
 #include "output/envelope.h"
 
 #define SYNOPSIS "--metric M [--cell PATTERN] [options]"
-
-struct hist_opts {
-	struct read_cfg io;
-	const char *metric, *cell, *machine;
-	int per_run;
-	uint64_t window;
-	double pvalue, min_change;
-};
 
 static const struct opt history_opts[] = {
 	{ .name = "metric", .type = OPT_STR, .off = offsetof(struct hist_opts, metric),
@@ -46,6 +39,14 @@ static const struct opt history_opts[] = {
 	  .metavar = "NAME", .defhelp = "all, one series each",
 	  .help = "only the machine named NAME (SGABENCH_MACHINE), or whose fingerprint starts"
 		  " with NAME" },
+	{ .name = "by", .type = OPT_STR, .off = offsetof(struct hist_opts, by),
+	  .metavar = "ORDER", .def = "date",
+	  .help = "date, or kernel: a point per kernel variant in Debian version order (flavour, then"
+		  " boot parameters, break ties), over each machine name's fingerprints" },
+	{ .name = "kernel", .type = OPT_STR, .off = offsetof(struct hist_opts, kernel),
+	  .metavar = "PATTERN", .def = "*",
+	  .help = "with --by kernel, only the variants matching this GLOB pattern, e.g. '*-rt'"
+		  " for one flavour's line, or '6.1.*-[0-9]' for bookworm's plain kernels" },
 	{ .name = "per-run", .type = OPT_FLAG, .off = offsetof(struct hist_opts, per_run),
 	  .help = "one point per run, not per night" },
 	{ .name = "window", .type = OPT_UINT, .off = offsetof(struct hist_opts, window), .min = 6, .max = 100000,
@@ -58,31 +59,6 @@ static const struct opt history_opts[] = {
 	  .metavar = "R", .def = "0.02",
 	  .help = "smallest relative step reported" },
 	{ NULL },
-};
-
-struct point {
-	char label[96];		/* night label, or run label / uuid prefix */
-	char date[32];		/* started_at of the (first) run */
-	double value;		/* the run's value, or the median of the night's runs */
-	size_t n;		/* runs behind the point */
-	size_t missing;		/* runs of the point with no value */
-};
-
-struct series {
-	char *cell;
-	char fp[17];
-	char name[64];		/* the machine's name, '' when the runs have none */
-	int64_t machine_id;
-	int per_night;
-	struct point *pt;
-	size_t n, cap;
-	double *z;
-	struct change_point cp[64];
-	int ncp;
-	size_t skipped;		/* runs without a value for the metric */
-	double *rv;		/* per night: every run's value, in order */
-	size_t *rnight;		/* the point (night) of rv[i] */
-	size_t nr, rcap;
 };
 
 /* Remember run value v of the current night (per-night series). */
@@ -125,15 +101,7 @@ static int push_point(struct series *s, const char *label, const char *date)
 	return 0;
 }
 
-/* Where load_series's callback collects one series. */
-struct loading {
-	struct series *s;
-	double *vals;		/* values of the current night */
-	size_t nv, cap;
-};
-
-/* Add one run to the series: a new point, or one more run of the current night. */
-static int add_run(void *ctx, const char *label, const char *date, const char *uuid,
+int history_add_run(void *ctx, const char *label, const char *date, const char *uuid,
 		   int has_value, double v)
 {
 	struct loading *l = ctx;
@@ -186,7 +154,7 @@ static int load_series(struct store *db, const struct hist_opts *o, struct serie
 {
 	struct loading l = { .s = s };
 	int ret = store_series_points(db, o->metric, s->cell, s->machine_id, s->name, s->per_night,
-				      add_run, &l);
+				      history_add_run, &l);
 
 	if (!ret && s->per_night && s->n && l.nv)
 		s->pt[s->n - 1].value = stats_median(l.vals, l.nv);
@@ -248,110 +216,6 @@ static int analyse(const struct hist_opts *o, struct series *s)
 	return 0;
 }
 
-static void print_human(const struct hist_opts *o, const struct series *s, FILE *f)
-{
-	char z[32];
-	int c = 0;
-
-	fprintf(f, "cell    %s\nmachine %s (fingerprint %s)\nmetric  %s, %zu %s\n\n", s->cell,
-		*s->name ? s->name : "(unnamed)", s->fp, o->metric, s->n,
-		s->per_night ? "nights (median of each night's runs; change points tested on the runs)"
-			     : "runs");
-	fprintf(f, "%5s  %-32s %-20s %4s %14s %7s\n", "#", s->per_night ? "night" : "run",
-		"started", "runs", "value", "z");
-	for (size_t i = 0; i < s->n; i++) {
-		const struct point *p = &s->pt[i];
-		int is_cp = c < s->ncp && s->cp[c].index == i, alarm = fabs(s->z[i]) >= STATS_Z_LIMIT;
-
-		if (is_cp)
-			fprintf(f, "%5s  ---- change point on %s: %.6g -> %.6g (%+.1f%%), p %.2g ----\n", "",
-				*s->name ? s->name : "(unnamed)",
-				s->cp[c].mean_before, s->cp[c].mean_after,
-				(s->cp[c].mean_after / s->cp[c].mean_before - 1) * 100, s->cp[c].p);
-		c += is_cp;
-		if (isnan(s->z[i]))
-			snprintf(z, sizeof(z), "-");
-		else
-			snprintf(z, sizeof(z), "%.2f", s->z[i]);
-		fprintf(f, "%5zu  %-32s %-20s %4zu %14.6g %7s%s\n", i, p->label, p->date, p->n,
-			p->value, z, alarm ? "  z-alarm" : "");
-	}
-	fprintf(f, "\n%d change point%s", s->ncp, s->ncp == 1 ? "" : "s");
-	for (int i = 0; i < s->ncp; i++)
-		fprintf(f, "%s #%zu %s (%s)", i ? "," : ":", s->cp[i].index,
-			s->pt[s->cp[i].index].label, s->pt[s->cp[i].index].date);
-	fputc('\n', f);
-	if (s->skipped)
-		fprintf(f, "note: %zu runs have no value for '%s' and were skipped\n", s->skipped,
-			o->metric);
-	fputc('\n', f);
-}
-
-/* Change point i of series s as an object; with_series adds its cell and machine. */
-static void cp_json(struct json *j, const struct series *s, int i, int with_series)
-{
-	const struct change_point *cp = &s->cp[i];
-
-	json_obj_open(j, NULL);
-	if (with_series) {
-		json_str(j, "cell", s->cell);
-		json_str(j, "machine", s->fp);
-		json_str(j, "machine_name", s->name);
-	}
-	json_u64(j, "index", cp->index);
-	json_str(j, "label", s->pt[cp->index].label);
-	json_str(j, "started_at", s->pt[cp->index].date);
-	json_dbl(j, "mean_before", cp->mean_before);
-	json_dbl(j, "mean_after", cp->mean_after);
-	json_dbl(j, "change", cp->mean_after / cp->mean_before - 1);
-	json_dbl(j, "p", cp->p);
-	json_obj_close(j);
-}
-
-static void series_json(struct json *j, const struct hist_opts *o, const struct series *s)
-{
-	json_obj_open(j, NULL);
-	json_str(j, "cell", s->cell);
-	json_str(j, "machine", s->fp);
-	json_str(j, "machine_name", s->name);
-	json_str(j, "unit", s->per_night ? "night" : "run");
-	json_u64(j, "skipped_runs", s->skipped);
-	json_arr_open(j, "points");
-	for (size_t i = 0; i < s->n; i++) {
-		json_obj_open(j, NULL);
-		json_u64(j, "index", i);
-		json_str(j, "label", s->pt[i].label);
-		json_str(j, "started_at", s->pt[i].date);
-		json_u64(j, "runs", s->pt[i].n);
-		json_dbl(j, "value", s->pt[i].value);
-		json_dbl(j, "z", s->z[i]);
-		json_bool(j, "z_alarm", fabs(s->z[i]) >= STATS_Z_LIMIT);
-		json_obj_close(j);
-	}
-	json_arr_close(j);
-	json_arr_open(j, "change_points");
-	for (int i = 0; i < s->ncp; i++)
-		cp_json(j, s, i, 0);
-	json_arr_close(j);
-	json_obj_close(j);
-}
-
-static void method_json(struct json *j, const struct hist_opts *o)
-{
-	json_obj_open(j, "method");
-	json_str(j, "change_points", "e-divisive means (alpha 1), windowed, Welch t-test "
-		 "significance, neighbours re-tested (Hunter/Otava)");
-	json_u64(j, "window", o->window);
-	json_dbl(j, "p_threshold", o->pvalue);
-	json_dbl(j, "min_change", o->min_change);
-	json_u64(j, "min_segment", STATS_CP_MIN_SEG);
-	json_str(j, "alarm", "lookback z-score (Conbench)");
-	json_dbl(j, "z_limit", STATS_Z_LIMIT);
-	json_u64(j, "z_lookback", STATS_Z_LOOKBACK);
-	json_u64(j, "z_min_prior", STATS_Z_MIN_PRIOR);
-	json_obj_close(j);
-}
-
 struct listing {
 	const struct hist_opts *o;
 	struct series *s;
@@ -406,21 +270,37 @@ int cmd_history(int argc, char **argv)
 		hint("e.g. sgabench history --metric minor-faults --cell '*tasks=8 *'");
 		return EX_USAGE;
 	}
+	if (strcmp(o.by, "date") != 0 && strcmp(o.by, "kernel") != 0) {
+		error("history: --by '%s': date or kernel", o.by);
+		return EX_USAGE;
+	}
+	o.by_kernel = strcmp(o.by, "kernel") == 0;
+	if (o.by_kernel && o.per_run) {
+		error("history: --by kernel and --per-run: a point is a kernel's runs");
+		return EX_USAGE;
+	}
 	ret = store_open_ro(o.io.db, &db);
 	if (ret)
 		return ret;
-	ret = list_series(db, &o, &s, &ns);
+	ret = o.by_kernel ? history_kernel_series(db, &o, &s, &ns) : list_series(db, &o, &s, &ns);
 	if (!ret && ns == 0) {
-		error("history: no successful runs of a cell matching '%s'%s%s", o.cell,
+		error("history: no successful runs%s of a cell matching '%s'%s%s",
+		      o.by_kernel ? " with a kernel variant" : "", o.cell,
 		      o.machine ? " on machine " : "", o.machine ? o.machine : "");
 		hint("list the stored runs with 'sgabench runs --db %s'", store_path(db));
 		ret = EX_RESOURCE;
 		goto out;
 	}
 	for (size_t i = 0; i < ns && !ret; i++) {
-		ret = load_series(db, &o, &s[i]);
+		ret = o.by_kernel ? history_kernel_load(db, &o, &s[i]) : load_series(db, &o, &s[i]);
 		if (!ret)
 			ret = analyse(&o, &s[i]);
+	}
+	if (!ret && o.by_kernel && history_drop_empty(s, &ns) == 0) {
+		error("history: no successful runs of a kernel variant matching '%s' in a cell matching '%s'%s%s",
+		      o.kernel, o.cell, o.machine ? " on machine " : "", o.machine ? o.machine : "");
+		ret = EX_RESOURCE;
+		goto out;
 	}
 	if (ret) {
 		error("history: %s", ret == -ENOMEM ? "out of memory" : store_errmsg(db));
@@ -433,21 +313,26 @@ int cmd_history(int argc, char **argv)
 		sysinfo_collect(&si);
 		envelope_json(&j, &si, "history");
 		json_str(&j, "metric", o.metric);
-		method_json(&j, &o);
+		json_str(&j, "by", o.by);
+		history_method_json(&j, &o);
+		if (o.by_kernel && history_kernels_json(&j, s, ns)) {
+			ret = EX_FAIL;
+			error("history: out of memory");
+		}
 		json_arr_open(&j, "series");
 		for (size_t i = 0; i < ns; i++)
-			series_json(&j, &o, &s[i]);
+			history_series_json(&j, &o, &s[i]);
 		json_arr_close(&j);
 		json_arr_open(&j, "change_points");	/* all series, flat, for scripts */
 		for (size_t i = 0; i < ns; i++)
 			for (int k = 0; k < s[i].ncp; k++)
-				cp_json(&j, &s[i], k, 1);
+				history_cp_json(&j, &s[i], k, 1);
 		json_arr_close(&j);
 		json_obj_close(&j);
 		json_end(&j);
 	} else {
 		for (size_t i = 0; i < ns; i++)
-			print_human(&o, &s[i], stdout);
+			history_print_human(&o, &s[i], stdout);
 		printf("method: e-divisive means + Welch t-test (p < %g, window %llu, step >= %g%%); "
 		       "z-alarm |z| >= %g over <= %d prior points\n", o.pvalue,
 		       (unsigned long long)o.window, o.min_change * 100, STATS_Z_LIMIT,

@@ -69,13 +69,15 @@ static int print_run(void *ctx, const struct store_run_row *r)
 		json_str(j, "label", r->label);
 		json_str(j, "fingerprint", r->fingerprint);
 		json_str(j, "machine", r->machine_name);
+		json_str(j, "kernel_variant", *r->kernel_variant ? r->kernel_variant : NULL);
 		json_str(j, "reason", r->reason);
 		json_str(j, "cell", r->cell);
 		json_obj_close(j);
 		return 0;
 	}
-	printf("%5lld  %.8s  %-20s  %-12.12s  %-22.22s  %-6s  %-7s %5d  %-4s %-4s %-5s %10lld  %s%s%s\n",
-	       (long long)r->id, r->uuid, r->started_at, r->machine_name, r->backend, r->status, r->workload,
+	printf("%5lld  %.8s  %-20s  %-12.12s  %-16.16s  %-22.22s  %-6s  %-7s %5d  %-4s %-4s %-5s %10lld  %s%s%s\n",
+	       (long long)r->id, r->uuid, r->started_at, r->machine_name,
+	       *r->kernel_variant ? r->kernel_variant : "-", r->backend, r->status, r->workload,
 	       (int)r->tasks, r->page_size, r->align, r->backing, (long long)r->rounds, r->label,
 	       *r->reason ? "  failed: " : "", r->reason);
 	return 0;
@@ -109,8 +111,8 @@ int cmd_runs(int argc, char **argv)
 		json_str(&j, "database", c.io.db);
 		json_arr_open(&j, "runs");
 	} else {
-		printf("%5s  %-8s  %-20s  %-12s  %-22s  %-6s  %-7s %5s  %-4s %-4s %-5s %10s  %s\n", "id",
-		       "uuid", "started (UTC)", "machine", "backend", "status", "pattern", "tasks", "page", "algn", "back",
+		printf("%5s  %-8s  %-20s  %-12s  %-16s  %-22s  %-6s  %-7s %5s  %-4s %-4s %-5s %10s  %s\n", "id",
+		       "uuid", "started (UTC)", "machine", "kernel", "backend", "status", "pattern", "tasks", "page", "algn", "back",
 		       "rounds", "label");
 	}
 	ret = store_list_runs(db, &f, print_run, &p);

@@ -82,6 +82,7 @@ int cmd_show(int argc, char **argv)
 	v.command = "show";
 	v.fingerprint = s.fingerprint;
 	v.machine_name = s.machine_name;
+	v.kernel_variant = s.kernel_variant[0] ? s.kernel_variant : NULL;
 	v.machine_json = s.machine_json;
 	v.describe = s.cell;
 	v.groups = perf_group_text(config_events(s.config_json, events, sizeof(events)), groups,

@@ -56,6 +56,7 @@ struct cmp {
 	const char *machine;		/* --machine NAME: only that machine's runs */
 	const char *config;		/* --config FILE: a sweep config's verdict rules */
 	int store, cross, verbose;
+	int kernels;			/* --across-kernels, or a kernel:V selector: machines by name alone */
 	struct decide_params dp;
 	char *hb[CMP_MAX_LIST];
 	size_t nhb;

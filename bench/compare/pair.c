@@ -29,6 +29,7 @@ static void drop_overlap(struct cmp *c)
 		free(c->base.run[i].started_at);
 		free(c->base.run[i].uuid);
 		free(c->base.run[i].machine_name);
+		free(c->base.run[i].kernel_variant);
 	}
 	c->overlap = c->base.n - k;
 	c->base.n = k;
@@ -57,7 +58,9 @@ static int in_group(const struct cmp *c, const struct run_ref *r, const char *ce
 /*
  * Number the machines of both sides: runs share a group when they share
  * the machine fingerprint (machine_id) and the machine's name, so two
- * machines of one fingerprint are never paired with each other.
+ * machines of one fingerprint are never paired with each other. Across
+ * kernels (c->kernels) the name alone: the fingerprint holds the kernel
+ * release and command line, which are what differs on purpose then.
  */
 static void assign_groups(struct cmp *c)
 {
@@ -71,7 +74,7 @@ static void assign_groups(struct cmp *c)
 			size_t g;
 
 			for (g = 0; first && g < ng; g++)
-				if (first[g]->machine_id == r->machine_id &&
+				if ((c->kernels || first[g]->machine_id == r->machine_id) &&
 				    strcmp(first[g]->machine_name, r->machine_name) == 0)
 					break;
 			if (first && g == ng)

@@ -65,6 +65,35 @@ void cmp_cell_varying(const struct cmp *c, const char *cell, char *buf, size_t l
 	cmp_cell_tokens(c, cell, 0, buf, len);
 }
 
+/*
+ * The kernel variants of side rs, in first-seen order, space-separated into buf ("unknown" for runs
+ * without one). With j, also as the JSON array key.
+ */
+static void side_kernels(const struct runset *rs, char *buf, size_t len,
+			 struct json *j, const char *key)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (j)
+		json_arr_open(j, key);
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *k = *rs->run[i].kernel_variant ? rs->run[i].kernel_variant : "unknown";
+		int seen = 0;
+
+		for (size_t p = 0; p < i && !seen; p++)
+			seen = strcmp(k, *rs->run[p].kernel_variant ? rs->run[p].kernel_variant : "unknown") == 0;
+		if (seen)
+			continue;
+		if (j)
+			json_str(j, NULL, k);
+		if (used + strlen(k) + 2 < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "", k);
+	}
+	if (j)
+		json_arr_close(j);
+}
+
 /* A row's p or q for the table: "exact" for an exact row's p, "-" when there is none. */
 static const char *fmt_p(const struct cmp_row *r, double x, int is_p, char *buf, size_t len)
 {
@@ -172,8 +201,18 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 	fputc('\n', f);
 	fprintf(f, "baseline  %s = %s (%zu runs)\ncandidate %s = %s (%zu runs)\n", c->baseline,
 		c->base.resolved, c->base.n, c->candidate, c->cand.resolved, c->cand.n);
+	if (c->kernels) {
+		char kb[256], kc[256];
+
+		side_kernels(&c->base, kb, sizeof(kb), NULL, NULL);
+		side_kernels(&c->cand, kc, sizeof(kc), NULL, NULL);
+		fprintf(f, "kernels   %s (baseline) against %s (candidate): each machine's runs paired by its"
+			" name across fingerprints\n", kb, kc);
+	}
 	if (c->cross)
 		fprintf(f, "CROSS-MACHINE: runs paired by cell across machine fingerprints\n");
+	else if (!many && c->kernels)
+		fprintf(f, "machine   %s (a fingerprint per kernel)\n", c->rows[0].machine);
 	else if (!many)
 		fprintf(f, "machine   %s (fingerprint %s)\n", c->rows[0].machine,
 			machine_fp(c, c->rows[0].machine_id, fp, sizeof(fp)));
@@ -241,12 +280,16 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 	cmp_print_notes(c, f);
 }
 
-static void side_json(struct json *j, const char *key, const char *sel, const struct runset *rs)
+static void side_json(struct json *j, const char *key, const char *sel,
+		      const struct runset *rs)
 {
+	char buf[256];
+
 	json_obj_open(j, key);
 	json_str(j, "selector", sel);
 	json_str(j, "resolved", rs->resolved);
 	json_u64(j, "runs", rs->n);
+	side_kernels(rs, buf, sizeof(buf), j, "kernel_variants");
 	json_obj_close(j);
 }
 
@@ -350,6 +393,7 @@ void cmp_print_json(const struct cmp *c, FILE *f)
 	side_json(&j, "baseline", c->baseline, &c->base);
 	side_json(&j, "candidate", c->candidate, &c->cand);
 	json_bool(&j, "cross_machine", c->cross);
+	json_bool(&j, "across_kernels", c->kernels);
 	cmp_ignored_json(c, &j, NULL);
 	if (method)
 		json_raw(&j, "method", method);

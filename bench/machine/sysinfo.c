@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "machine/cpuid.h"
 #include "lib/json.h"
+#include "lib/kver.h"
 #include "lib/log.h"
 #include "lib/parse.h"
 #include "machine/place.h"
@@ -406,6 +407,7 @@ void sysinfo_collect(struct sysinfo *si)
 		snprintf(si->kernel, sizeof(si->kernel), "%.127s", u.release);
 	}
 	machine_name(si);
+	kvariant_current(si->kernel, si->kernel_variant, sizeof(si->kernel_variant));
 	collect_cpu(si);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	si->ncpus = n > 0 ? (unsigned)n : 1;

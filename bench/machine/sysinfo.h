@@ -40,6 +40,8 @@ struct sysinfo {
 	char thp[16];		/* always | madvise | never | unknown */
 	char shmem_thp[16];	/* /sys/kernel/mm/transparent_hugepage/shmem_enabled */
 	char kernel[128];	/* uname -r */
+	char kernel_variant[128];	/* SGABENCH_KERNEL_VARIANT, else derived (lib/kver.h): not in
+					 * the fingerprint (the release and command line are) */
 	char cmdline[2048];	/* /proc/cmdline (x86 COMMAND_LINE_SIZE) */
 	char governor[32];	/* cpu0 scaling governor, or "none" */
 	int paranoid;		/* perf_event_paranoid */

@@ -65,6 +65,7 @@ static const struct si_field {
 	{ "thp", "thp", SI_STR, offsetof(struct sysinfo, thp) },
 	{ "shmem_thp", "shmem_thp", SI_STR, offsetof(struct sysinfo, shmem_thp) },
 	{ "kernel", "kernel", SI_STR, offsetof(struct sysinfo, kernel) },
+	{ "kernel_variant", NULL, SI_STR, offsetof(struct sysinfo, kernel_variant) },
 	{ "cmdline", "cmdline", SI_STR, offsetof(struct sysinfo, cmdline) },
 	{ "governor", "governor", SI_STR, offsetof(struct sysinfo, governor) },
 	{ "perf_event_paranoid", "paranoid", SI_INT, offsetof(struct sysinfo, paranoid) },
@@ -258,6 +259,8 @@ void sysinfo_print(const struct sysinfo *si, FILE *f)
 	}
 	fprintf(f, "%-18s %s (shmem: %s)\n", "thp", si->thp, si->shmem_thp);
 	fprintf(f, "%-18s %s\n", "kernel", si->kernel);
+	fprintf(f, "%-18s %s (SGABENCH_KERNEL_VARIANT, else the Debian version)\n", "kernel variant",
+		si->kernel_variant);
 	fprintf(f, "%-18s %s\n", "cmdline", si->cmdline);
 	fprintf(f, "%-18s %s\n", "governor", si->governor);
 	fprintf(f, "%-18s %d\n", "perf_event_paranoid", si->paranoid);

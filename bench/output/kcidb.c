@@ -363,6 +363,8 @@ static void test_misc(struct json *j, const struct row *r, const struct stored_r
 	json_str(j, "run_uuid", r->uuid);
 	if (s->machine_name[0])
 		json_str(j, "machine_name", s->machine_name);
+	if (s->kernel_variant[0])
+		json_str(j, "kernel_variant", s->kernel_variant);
 	json_str(j, "cell", s->cell ? s->cell : "");
 	if (*r->label)
 		json_str(j, "label", r->label);

@@ -176,6 +176,8 @@ void output_human(FILE *f, const struct run_view *v)
 	fprintf(f, "  machine %s%s%s%s, seed %llu, %.3f s in all\n", v->machine_name ? v->machine_name : "",
 		v->machine_name ? " (fingerprint " : "", v->fingerprint, v->machine_name ? ")" : "",
 		(unsigned long long)r->seed, r->wall_s);
+	if (v->kernel_variant)
+		fprintf(f, "  kernel %s\n", v->kernel_variant);
 	if (r->reason[0])
 		fprintf(f, "  failed: %s\n", r->reason);
 	for (unsigned e = 0; e < r->nevents; e++) {
@@ -254,6 +256,7 @@ void output_json(FILE *f, const struct run_view *v)
 	json_str(&j, "machine_fingerprint", v->fingerprint);
 	if (v->machine_name)
 		json_str(&j, "machine_name", v->machine_name);
+	json_str(&j, "kernel_variant", v->kernel_variant);
 	if (v->run_id)
 		json_i64(&j, "run_id", v->run_id);
 	else

@@ -16,6 +16,7 @@ struct run_view {
 	const char *command;		/* the subcommand printing it: "run", "sim", "show" */
 	const char *fingerprint;	/* the fingerprint of the machine the run ran on */
 	const char *machine_name;	/* its name (SGABENCH_MACHINE), or NULL */
+	const char *kernel_variant;	/* the kernel it ran on (lib/kver.h), or NULL unknown */
 	const char *machine_json;	/* the machine record as JSON, or NULL */
 	const char *describe;		/* one line: what ran where, or NULL */
 	int64_t run_id;			/* 0 when not stored */

@@ -158,6 +158,7 @@ void store_run_vals(int64_t machine_id, const struct run_meta *m, const struct r
 	v[RUN_STATUS] = sv_text(r->status[0] ? r->status : "ok");
 	v[RUN_REASON] = sv_text(r->reason[0] ? r->reason : NULL);
 	v[RUN_MACHINE_NAME] = sv_null();	/* the writer names the machine (store_put_run) */
+	v[RUN_KERNEL_VARIANT] = sv_null();	/* and its kernel */
 }
 
 void store_task_vals(int64_t run_id, unsigned t, const struct task_result *tr, struct store_val *tv)

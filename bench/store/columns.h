@@ -61,7 +61,8 @@ enum col_flag {
 	X(RUN_CONFIG_JSON, "config_json", COL_TEXT, 0) \
 	X(RUN_STATUS, "status", COL_TEXT, 0) \
 	X(RUN_REASON, "reason", COL_TEXT, 0) \
-	X(RUN_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 3 */
+	X(RUN_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 4 */ \
+	X(RUN_KERNEL_VARIANT, "kernel_variant", COL_TEXT, 0)	/* schema 5 */
 
 #define TASK_COLUMNS(X) \
 	X(TASK_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \

@@ -32,7 +32,7 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 		"SELECT r.id, r.uuid, r.started_at, r.backend, r.status, r.workload, r.tasks,"
 		" r.page_size, COALESCE(r.align, ''), COALESCE(r.backing, ''), r.rounds,"
 		" COALESCE(r.label, ''), m.fingerprint, COALESCE(r.reason, ''), r.cell,"
-		" COALESCE(r.machine_name, '')"
+		" COALESCE(r.machine_name, ''), COALESCE(r.kernel_variant, '')"
 		" FROM run r JOIN machine m ON m.id = r.machine_id"
 		" WHERE (?1 IS NULL OR r.label LIKE ?1) AND (?2 IS NULL OR r.backend LIKE ?2)"
 		" AND (?3 = 0 OR r.status = 'failed') AND (?5 IS NULL OR r.machine_name = ?5)"
@@ -55,7 +55,7 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 			.page_size = text(st, 7), .align = text(st, 8), .backing = text(st, 9),
 			.rounds = stmt_col_int64(st, 10), .label = text(st, 11),
 			.fingerprint = text(st, 12), .reason = text(st, 13), .cell = text(st, 14),
-			.machine_name = text(st, 15),
+			.machine_name = text(st, 15), .kernel_variant = text(st, 16),
 		};
 
 		ret = fn(ctx, &r);
@@ -120,6 +120,54 @@ int store_series_points(struct store *s, const char *metric, const char *cell,
 	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
 		ret = fn(ctx, stmt_col_text(st, 0), text(st, 1), text(st, 2),
 			 !stmt_col_is_null(st, 3), stmt_col_double(st, 3));
+	return done(st, ret, rc);
+}
+
+int store_list_kernel_series(struct store *s, const char *cell_glob, const char *machine,
+			     int (*fn)(void *ctx, const char *cell, const char *name,
+				       int64_t fingerprints, int64_t variants), void *ctx)
+{
+	static const char *q =
+		"SELECT r.cell, COALESCE(r.machine_name, ''), COUNT(DISTINCT r.machine_id),"
+		" COUNT(DISTINCT " STORE_RUN_KERNEL ") FROM run r"
+		" WHERE r.status = 'ok' AND r.cell GLOB ?1 AND " STORE_RUN_KERNEL " IS NOT NULL"
+		" AND (?2 IS NULL OR r.machine_name = ?2)"
+		" GROUP BY r.cell, COALESCE(r.machine_name, '')"
+		" ORDER BY r.cell, COALESCE(r.machine_name, '')";
+	struct stmt *st = stmt_prepare(s, q);
+	int rc = 0, ret = 0;
+
+	if (!st)
+		return -EIO;
+	stmt_bind_text(st, 1, cell_glob);
+	stmt_bind_text(st, 2, machine);
+	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
+		ret = fn(ctx, text(st, 0), text(st, 1), stmt_col_int64(st, 2), stmt_col_int64(st, 3));
+	return done(st, ret, rc);
+}
+
+int store_kernel_points(struct store *s, const char *metric, const char *cell, const char *name,
+			int (*fn)(void *ctx, const char *variant, const char *date, const char *uuid,
+				  int has_value, double value), void *ctx)
+{
+	static const char *q =
+		"SELECT " STORE_RUN_KERNEL ", r.started_at, r.uuid, COALESCE("
+		"  (SELECT CASE WHEN COUNT(v.value) = COUNT(*) THEN SUM(v.value) END FROM value v"
+		"   WHERE v.run_id = r.id AND v.event = ?1),"
+		"  (SELECT x.value FROM metric x WHERE x.run_id = r.id AND x.name = ?1))"
+		" FROM run r WHERE r.status = 'ok' AND r.cell = ?2 AND COALESCE(r.machine_name, '') = ?3"
+		" AND " STORE_RUN_KERNEL " IS NOT NULL";
+	struct stmt *st = stmt_prepare(s, q);
+	int rc = 0, ret = 0;
+
+	if (!st)
+		return -EIO;
+	stmt_bind_text(st, 1, metric);
+	stmt_bind_text(st, 2, cell);
+	stmt_bind_text(st, 3, name);
+	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
+		ret = fn(ctx, text(st, 0), text(st, 1), text(st, 2), !stmt_col_is_null(st, 3),
+			 stmt_col_double(st, 3));
 	return done(st, ret, rc);
 }
 

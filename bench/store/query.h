@@ -17,6 +17,7 @@ struct store_run_row {
 	const char *uuid, *started_at, *backend, *status, *workload, *page_size, *align,
 		*backing, *label, *fingerprint, *reason, *cell;
 	const char *machine_name;	/* SGABENCH_MACHINE when it ran ('' unknown) */
+	const char *kernel_variant;	/* the kernel it ran on, lib/kver.h ('' unknown) */
 	int64_t tasks, rounds;
 };
 
@@ -58,6 +59,36 @@ int store_list_series(struct store *s, const char *cell_glob, const char *machin
 int store_series_points(struct store *s, const char *metric, const char *cell,
 			int64_t machine_id, const char *name, int per_night,
 			int (*fn)(void *ctx, const char *label, const char *date, const char *uuid,
+				  int has_value, double value), void *ctx);
+
+/*
+ * A run's kernel variant as history and compare read it: run.kernel_variant,
+ * else (a run stored before schema 5) V of its label 'kernel:V', else NULL.
+ * The recorded variant comes first so that labels are free to name
+ * sessions (boots) of one kernel. SQL over run r.
+ */
+#define STORE_RUN_KERNEL \
+	"COALESCE(r.kernel_variant, CASE WHEN r.label GLOB 'kernel:?*' THEN substr(r.label, 8) END)"
+
+/*
+ * Call fn for each (cell, machine name) with successful runs of a known
+ * kernel variant (STORE_RUN_KERNEL) whose cell matches the GLOB cell_glob
+ * and whose machine is named machine (NULL: any), ordered by cell and
+ * name, with the number of fingerprints and of variants among them.
+ * Returns 0, fn's non-zero return, or -EIO.
+ */
+int store_list_kernel_series(struct store *s, const char *cell_glob, const char *machine,
+			     int (*fn)(void *ctx, const char *cell, const char *name,
+				       int64_t fingerprints, int64_t variants), void *ctx);
+
+/*
+ * Call fn for each successful run of cell on the machine named name with
+ * a known kernel variant, in no particular order (the caller orders the
+ * variants, lib/kver.h), with the value of metric as store_series_points.
+ * Returns 0, fn's non-zero return, or -EIO.
+ */
+int store_kernel_points(struct store *s, const char *metric, const char *cell, const char *name,
+			int (*fn)(void *ctx, const char *variant, const char *date, const char *uuid,
 				  int has_value, double value), void *ctx);
 
 /* One run as the KCIDB export sees it: its machine and kernel. Never NULL. */

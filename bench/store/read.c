@@ -132,6 +132,7 @@ static void fill_run(struct stmt *st, struct stored_run *out)
 	out->machine_json = col_dup(st, 22);
 	col_text(st, 23, out->version, sizeof(out->version));
 	col_text(st, 24, out->machine_name, sizeof(out->machine_name));
+	col_text(st, 25, out->kernel_variant, sizeof(out->kernel_variant));
 }
 
 /* Prepare sql with run id bound as ?1, or NULL. */
@@ -284,7 +285,8 @@ static int load_run(struct store *s, const char *key, struct stored_run *out)
 		 "SELECT r.id, r.uuid, r.started_at, r.wall_s, r.backend, r.workload, r.tasks,"
 		 " r.threads, r.page_size, r.align, r.backing, r.sharedctx, r.sga_bytes, r.%s,"
 		 " r.rounds, r.seed, r.cell, r.label, r.config_json, r.status, r.reason,"
-		 " m.fingerprint, m.info_json, r.version, COALESCE(r.machine_name, '')"
+		 " m.fingerprint, m.info_json, r.version, COALESCE(r.machine_name, ''),"
+		 " COALESCE(r.kernel_variant, '')"
 		 " FROM run r JOIN machine m ON m.id = r.machine_id"
 		 " WHERE r.id = ?1", store_col_at("run", "working_set_bytes", v));
 	st = of_run(s, q_run, id);

@@ -11,6 +11,7 @@ struct stored_run {
 	struct run_result res;		/* res.task is allocated */
 	char fingerprint[17];
 	char machine_name[64];		/* SGABENCH_MACHINE when it ran */
+	char kernel_variant[128];	/* the kernel it ran on (lib/kver.h), '' unknown */
 	char version[64];
 	char *workload, *page_size, *align, *backing, *cell, *label, *config_json, *machine_json;
 };

@@ -162,5 +162,9 @@ const char *const store_migrations[] = {
 	" WHERE m.id = run.machine_id);\n"
 	"CREATE INDEX run_machine_name ON run(machine_name, label);\n"
 	"ALTER TABLE verdict ADD COLUMN machine_name TEXT;	-- the machine judged, NULL across machines\n",
+	/* 5: the kernel each run ran on, as the lab names it; earlier runs: NULL (unknown) */
+	"ALTER TABLE run ADD COLUMN kernel_variant TEXT;	-- SGABENCH_KERNEL_VARIANT, else the Debian version"
+	" (+ -rt/-cloud), else uname -r\n"
+	"CREATE INDEX run_kernel_variant ON run(machine_name, kernel_variant);\n",
 	NULL,
 };

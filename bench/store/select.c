@@ -6,14 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "store/internal.h"
+#include "store/query.h"
 #include "store/select.h"
 #include "store/stmt.h"
 
-enum sel_kind { SEL_LABEL, SEL_TONIGHT, SEL_NIGHTS, SEL_LAST, SEL_UUID, SEL_SINCE };
+enum sel_kind { SEL_LABEL, SEL_TONIGHT, SEL_NIGHTS, SEL_LAST, SEL_UUID, SEL_SINCE, SEL_KERNEL };
 
 struct sel {
 	enum sel_kind kind;
-	const char *arg;	/* text after "label:", "uuid:", "since:" */
+	const char *arg;	/* text after "label:", "uuid:", "since:", "kernel:" */
 	long n;			/* N of last-N and last-N-nights */
 };
 
@@ -66,6 +67,9 @@ static int parse(const char *s, struct sel *out, char *why, size_t whylen)
 	if (strncmp(s, "label:", 6) == 0 && s[6]) {
 		out->kind = SEL_LABEL;
 		out->arg = s + 6;
+	} else if (strncmp(s, "kernel:", 7) == 0 && s[7]) {
+		out->kind = SEL_KERNEL;
+		out->arg = s + 7;
 	} else if (strcmp(s, "tonight") == 0) {
 		out->kind = SEL_TONIGHT;
 	} else if (strncmp(s, "last-", 5) == 0 && (rest = parse_n(s + 5, &out->n))) {
@@ -91,8 +95,13 @@ static int parse(const char *s, struct sel *out, char *why, size_t whylen)
 	return 0;
 bad:
 	snprintf(why, whylen, "not a selector (label:TEXT, tonight, last-N-nights, last-N, "
-		 "uuid:U1,U2, since:YYYY-MM-DD)");
+		 "uuid:U1,U2, since:YYYY-MM-DD, kernel:VARIANT)");
 	return -EINVAL;
+}
+
+int select_is_kernel(const char *sel)
+{
+	return sel && strncmp(sel, "kernel:", 7) == 0 && sel[7];
 }
 
 int select_check(const char *sel, char *why, size_t whylen)
@@ -119,6 +128,8 @@ static const char *condition(enum sel_kind k)
 		return "instr(',' || CAST(?2 AS TEXT) || ',', ',' || r.uuid || ',') > 0";
 	case SEL_SINCE:
 		return "r.started_at >= ?2";
+	case SEL_KERNEL:
+		return "instr('|' || CAST(?2 AS TEXT) || '|', '|' || " STORE_RUN_KERNEL " || '|') > 0";
 	}
 	return "0";
 }
@@ -206,7 +217,7 @@ int select_runs_on(struct store *store, const char *sel, const char *cell_glob, 
 		return -EINVAL;
 	snprintf(sql, sizeof(sql),
 		 "SELECT r.id, r.machine_id, r.cell, r.label, r.started_at, r.uuid,"
-		 " COALESCE(r.machine_name, '') FROM run r"
+		 " COALESCE(r.machine_name, ''), COALESCE(" STORE_RUN_KERNEL ", '') FROM run r"
 		 " WHERE r.status = 'ok' AND (?1 IS NULL OR r.cell GLOB ?1) AND %s"
 		 " AND (?5 IS NULL OR r.machine_name = ?5)"
 		 " ORDER BY r.cell, r.machine_id, r.machine_name, r.started_at, r.id", condition(s.kind));
@@ -238,8 +249,9 @@ int select_runs_on(struct store *store, const char *sel, const char *cell_glob, 
 		r->started_at = dup_col(st, 4);
 		r->uuid = dup_col(st, 5);
 		r->machine_name = dup_col(st, 6);
+		r->kernel_variant = dup_col(st, 7);
 		r->group = r->machine_id;
-		if (!r->cell || !r->started_at || !r->uuid || !r->machine_name) {
+		if (!r->cell || !r->started_at || !r->uuid || !r->machine_name || !r->kernel_variant) {
 			ret = -ENOMEM;
 			goto fail;
 		}
@@ -263,6 +275,7 @@ void runset_free(struct runset *rs)
 		free(rs->run[i].started_at);
 		free(rs->run[i].uuid);
 		free(rs->run[i].machine_name);
+		free(rs->run[i].kernel_variant);
 	}
 	free(rs->run);
 	free(rs->resolved);

@@ -10,6 +10,10 @@
  *   last-N            the N most recent runs of each cell on each machine
  *   uuid:U1,U2,...    those runs
  *   since:YYYY-MM-DD  runs started on or after that day (UTC)
+ *   kernel:V          runs of kernel variant V (lib/kver.h): recorded so
+ *                     (run.kernel_variant), or without one labelled 'kernel:V';
+ *                     kernel:V1|V2 the runs of either (two boots of one
+ *                     kernel, each a session, measure the drift between boots)
  */
 #ifndef SGA_SELECT_H
 #define SGA_SELECT_H
@@ -26,7 +30,8 @@ struct run_ref {
 	char *label;		/* may be NULL */
 	char *started_at;
 	char *uuid;
-	char *machine_name;	/* SGABENCH_MACHINE of the run (schema 3) */
+	char *machine_name;	/* SGABENCH_MACHINE of the run (schema 4) */
+	char *kernel_variant;	/* the kernel it ran on (schema 5); '' unknown */
 	int64_t group;		/* the same for runs of one machine_id and machine_name (compare) */
 };
 
@@ -48,6 +53,9 @@ int select_check(const char *sel, char *why, size_t whylen);
  * -EIO on a database error (store_errmsg tells), -ENOMEM.
  */
 int select_runs(struct store *s, const char *sel, const char *cell_glob, struct runset *out);
+
+/* Whether sel selects runs by kernel variant (kernel:V). */
+int select_is_kernel(const char *sel);
 
 /* As select_runs, only the runs of the machine named machine (NULL: every machine). */
 int select_runs_on(struct store *s, const char *sel, const char *cell_glob, const char *machine,

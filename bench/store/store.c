@@ -295,14 +295,17 @@ int store_open(const char *path, struct store **out)
 
 int store_compat_views(struct store *s, int v)
 {
-	/* schema 4 named the machine of each run: before, its host's name */
-	if (v >= 4)
+	char sql[512];
+
+	/* schema 4 named the machine of each run (before: its host's name);
+	 * schema 5 recorded its kernel variant (before: unknown) */
+	if (v >= 5)
 		return 0;
-	return store_exec(s, s->pg ?
-		"CREATE TEMP VIEW run AS SELECT r.*, COALESCE(m.hostname, m.fingerprint) AS machine_name"
-		" FROM run r LEFT JOIN machine m ON m.id = r.machine_id" :
-		"CREATE TEMP VIEW run AS SELECT r.*, COALESCE(m.hostname, m.fingerprint) AS machine_name"
-		" FROM main.run r LEFT JOIN main.machine m ON m.id = r.machine_id");
+	snprintf(sql, sizeof(sql), "CREATE TEMP VIEW run AS SELECT r.*%s%s FROM %srun r"
+		 " LEFT JOIN %smachine m ON m.id = r.machine_id",
+		 v < 4 ? ", COALESCE(m.hostname, m.fingerprint) AS machine_name" : "",
+		 ", CAST(NULL AS TEXT) AS kernel_variant", s->pg ? "" : "main.", s->pg ? "" : "main.");
+	return store_exec(s, sql);
 }
 
 int store_open_ro(const char *path, struct store **out)

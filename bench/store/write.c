@@ -153,7 +153,7 @@ static void check_name(struct store *s, const struct sysinfo *si, int64_t machin
 	stmt_finish(st);
 }
 
-/* Insert the run row, named after si's machine. */
+/* Insert the run row, named after si's machine and kernel variant. */
 static int put_run_row(struct store *s, const struct sysinfo *si, int64_t machine_id,
 		       const struct run_meta *m, const struct run_result *r, int64_t *run_id)
 {
@@ -161,6 +161,7 @@ static int put_run_row(struct store *s, const struct sysinfo *si, int64_t machin
 
 	store_run_vals(machine_id, m, r, v);
 	v[RUN_MACHINE_NAME] = sv_text(si->machine_name[0] ? si->machine_name : si->hostname);
+	v[RUN_KERNEL_VARIANT] = sv_text(si->kernel_variant[0] ? si->kernel_variant : NULL);
 	return store_insert(s, T_RUN, v, run_id);
 }
 

@@ -120,7 +120,8 @@ EOT
 # columns are read by their old names. Its tasks get first-touch faults
 # (model runs have none) so that the renamed column has values to carry.
 cp "$TMPD/local.db" "$TMPD/v1.db"
-sqlite3 "$TMPD/v1.db" "DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
+sqlite3 "$TMPD/v1.db" "DROP INDEX run_kernel_variant; ALTER TABLE run DROP COLUMN kernel_variant;
+	DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
 	ALTER TABLE verdict DROP COLUMN machine_name;
 	DROP TABLE window_value; DROP TABLE run_window;
 	ALTER TABLE verdict DROP COLUMN noise_floor; ALTER TABLE verdict DROP COLUMN mde;
