@@ -172,10 +172,11 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 	}
 	if (!lv->entries)
 		goto bad;
-	if (lv->ways && (lv->ways > lv->entries || lv->entries % lv->ways)) {
-		snprintf(err, errlen, "level '%s': %u entries is not a multiple of %u ways: a set-indexed "
-			 "level is sets x ways entries (skewed designs, such as Zen 2's 2048-entry 12-way L2, "
-			 "are not modelled)", lv->name, lv->entries, lv->ways);
+	/* entries not a multiple of the ways: floor(entries / ways) sets
+	 * (model_level_sets()), the remainder not modelled */
+	if (lv->ways > lv->entries) {
+		snprintf(err, errlen, "level '%s': %u ways exceed its %u entries", lv->name, lv->ways,
+			 lv->entries);
 		return -EINVAL;
 	}
 	if (lv->ways == lv->entries)
@@ -306,8 +307,7 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 				return -EINVAL;
 			}
 		}
-		if (!lv->entries || (lv->ways ? lv->ways : lv->entries) > 65535 ||
-		    (lv->ways && lv->entries % lv->ways)) {
+		if (!lv->entries || (lv->ways ? lv->ways : lv->entries) > 65535 || lv->ways > lv->entries) {
 			snprintf(err, errlen, "level '%s': bad geometry (at most 65535 ways)", lv->name);
 			return -EINVAL;
 		}

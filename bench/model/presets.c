@@ -254,7 +254,7 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 		/* data and unified TLBs only: skip "l1i", "l2i" */
 		if (t->name[0] && t->name[strlen(t->name) - 1] == 'i')
 			continue;
-		if (!t->entries || (t->assoc && t->entries % t->assoc))
+		if (!t->entries)
 			continue;
 		lv = &m->level[m->nlevels++];
 		snprintf(lv->name, sizeof(lv->name), "%s", t->name);

@@ -409,7 +409,8 @@ static void parser(void)
 	ok(model_parse_tlb("l1d:64,full,lru;l2:2048,8way,lru", &m, err, sizeof(err)) == 0 &&
 	   m.nlevels == 2 && m.level[0].ways == 0 && m.level[1].ways == 8 && m.level[1].entries == 2048,
 	   "--tlb parses two levels");
-	ok(model_parse_tlb("l1d:64,3way,lru", &m, err, sizeof(err)) != 0, "64 entries in 3 ways refused");
+	ok(model_parse_tlb("l1d:64,3way,lru", &m, err, sizeof(err)) == 0 && model_level_sets(&m.level[0]) == 21,
+	   "64 entries in 3 ways: 21 sets");
 	ok(model_parse_tlb("l1d:64,full,nru,ps=4k+2m,hit=2", &m, err, sizeof(err)) == 0 &&
 	   m.level[0].repl == REPL_NRU && m.level[0].psz_mask == ((1u << PSZ_4K) | (1u << PSZ_2M)),
 	   "page sizes and hit cost parse");
