@@ -171,10 +171,127 @@ static void against_reference(void)
 	   "reference on %u/%u random configurations%s", odd, eq, n, first_bad);
 }
 
+/* The walks and L1 misses of m's one task on r, fast = reference; 0 if not. */
+static int run_both(const struct model_machine *m, const struct model_run *r, uint64_t *walks, uint64_t *l1)
+{
+	struct model_stats a;
+
+	if (!agree(m, r, walks) || model_simulate(m, r, &a))
+		return 0;
+	*l1 = a.task[0].misses[0];
+	model_stats_free(&a);
+	return 1;
+}
+
+/*
+ * Zen 2 holds 1 GiB pages as 1G in its L1 and as 2M entries in its L2
+ * (WikiChip). 96 pages of 1 GiB, one word each at the page's start, need
+ * 96 L2 entries, whose sets are (page << 9) mod 170 = 2 x page mod 170:
+ * at most 2 in a set of 12 ways, so the L2 keeps them all and only the
+ * first touch of each page walks, however the L1's 64 entries miss.
+ */
+static void zen2_1g(void)
+{
+	struct model_machine m;
+	struct model_run r;
+	uint64_t walks = 0, l1 = 0;
+	int eq;
+
+	model_preset_find("amd-zen2", &m);
+	base_run(&r, "random", 1, 96, 100);
+	r.psz = PSZ_1G;
+	r.seed = 1;
+	eq = run_both(&m, &r, &walks, &l1);
+	ok(eq && walks == 96 && l1 > 96 * 100 / 4,
+	   "amd-zen2, 96 x 1g pages, random, 100 rounds: %llu walks (96), %llu L1 misses, fast = reference",
+	   (unsigned long long)walks, (unsigned long long)l1);
+}
+
+/*
+ * A fully associative LRU level of 48 entries holding 1 GiB pages as 512
+ * MiB entries, read at 2 words a page (offsets 0 and 512 MiB): each page
+ * takes 2 entries, so the reach is 24 pages. A cyclic stream of 24 pages
+ * walks only in its first round; of 25, every access misses.
+ */
+static void split_knee(void)
+{
+	struct model_machine m;
+	struct model_run r;
+	char err[200];
+	uint64_t below = 0, above = 0, l1 = 0;
+	int eq;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.name, sizeof(m.name), "split");
+	m.tag = TAG_ASID;
+	m.cores = m.strands = 1;
+	if (model_parse_tlb("l1d:48,full,lru,ps=1g>512m", &m, err, sizeof(err))) {
+		ok(0, "split knee: %s", err);
+		return;
+	}
+	base_run(&r, "rounds", 1, 24, 10);
+	r.psz = PSZ_1G;
+	r.words = 2;
+	eq = run_both(&m, &r, &below, &l1);
+	base_run(&r, "rounds", 1, 25, 10);
+	r.psz = PSZ_1G;
+	r.words = 2;
+	eq &= run_both(&m, &r, &above, &l1);
+	ok(eq && below == 48 && above == 25 * 2 * 10,
+	   "48 entries holding 1g as 512m, 2 words a page: cyclic walks %llu at 24 pages (48), %llu at 25 "
+	   "(all 500), fast = reference", (unsigned long long)below, (unsigned long long)above);
+}
+
+/*
+ * Neoverse N1 (Cortex-A76 TRM A5.2.2-3): the L1 holds a 1 GiB block as a
+ * 512 MiB entry, the L2 holds it whole; 16 GiB blocks are 512 MiB
+ * entries in both. 96 x 1g random: the L2's 256 sets of 5 ways hold all
+ * 96 pages (page mod 256), so 96 walks, and the L1 misses as a 48-entry
+ * level of whole pages does (one word a page: one entry each). 16g at 32
+ * words: each page is 32 entries of the L1's 48, so a cyclic stream of 1
+ * page hits after its first round and one of 2 pages misses every access
+ * in the L1, while the L2 (1280) keeps both pages' 64 entries.
+ */
+static void n1_granules(void)
+{
+	struct model_machine m, whole;
+	struct model_run r;
+	uint64_t walks = 0, l1 = 0, wwalks = 0, wl1 = 0, w1 = 0, l1_1 = 0, w2 = 0, l1_2 = 0;
+	int eq;
+
+	model_preset_find("arm-neoverse-n1", &m);
+	ok(model_held_shift(&m.level[0], PSZ_1G) == 1 && model_held_shift(&m.level[1], PSZ_1G) == 0 &&
+	   model_held_shift(&m.level[0], PSZ_32M) == 4 && model_held_shift(&m.level[1], PSZ_32M) == 0 &&
+	   model_held_shift(&m.level[0], PSZ_16G) == 5 && model_held_shift(&m.level[1], PSZ_16G) == 5,
+	   "arm-neoverse-n1: L1 holds 1g as 512m, 32m as 2m, 16g as 512m; L2 holds 1g and 32m whole, 16g as 512m");
+	base_run(&r, "random", 1, 96, 100);
+	r.psz = PSZ_1G;
+	whole = m;
+	memset(whole.level[0].held_as, 0, sizeof(whole.level[0].held_as));
+	eq = run_both(&m, &r, &walks, &l1) && run_both(&whole, &r, &wwalks, &wl1);
+	ok(eq && walks == 96 && l1 == wl1 && wwalks == 96,
+	   "arm-neoverse-n1, 96 x 1g random: %llu walks (96), %llu L1 misses as with whole entries, fast = reference",
+	   (unsigned long long)walks, (unsigned long long)l1);
+	base_run(&r, "rounds", 1, 1, 10);
+	r.psz = PSZ_16G;
+	r.words = 32;
+	eq = run_both(&m, &r, &w1, &l1_1);
+	base_run(&r, "rounds", 1, 2, 10);
+	r.psz = PSZ_16G;
+	r.words = 32;
+	eq &= run_both(&m, &r, &w2, &l1_2);
+	ok(eq && l1_1 == 32 && w1 == 32 && l1_2 == 2 * 32 * 10 && w2 == 64,
+	   "arm-neoverse-n1, 16g at 32 words: 1 page %llu L1 misses (32), 2 pages %llu (all 640) and %llu walks (64)",
+	   (unsigned long long)l1_1, (unsigned long long)l1_2, (unsigned long long)w2);
+}
+
 int main(void)
 {
 	parser();
 	knees();
 	against_reference();
+	zen2_1g();
+	split_knee();
+	n1_granules();
 	return done_testing();
 }
