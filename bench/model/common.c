@@ -161,6 +161,8 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 		} else if (strncmp(f, "ps=", 3) == 0) {
 			if (parse_psz_list(f + 3, strlen(f + 3), lv))
 				goto bad;
+		} else if (strcmp(f, "index=hash") == 0 || strcmp(f, "index=mod") == 0) {
+			lv->hashed = f[6] == 'h';
 		} else if (strncmp(f, "hit=", 4) == 0) {
 			lv->hit_cycles = strtod(f + 4, &e);
 			if (*e || lv->hit_cycles < 0)
@@ -181,9 +183,14 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 	}
 	if (lv->ways == lv->entries)
 		lv->ways = 0;
+	if (lv->hashed && !lv->ways) {
+		snprintf(err, errlen, "level '%s': index=hash needs sets: a fully associative level has one",
+			 lv->name);
+		return -EINVAL;
+	}
 	return 0;
 bad:
-	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m+1g>2m][,hit=N]",
+	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m+1g>2m][,index=mod|hash][,hit=N]",
 		 (int)l, s);
 	return -EINVAL;
 }
@@ -243,6 +250,8 @@ char *model_tlb_str(const struct model_machine *m, char *buf, size_t len)
 				      model_psz_name(p), model_psz_name(lv->held_as[p] - 1u));
 			whole = 1;	/* a separator before the next */
 		}
+		if (lv->hashed)
+			n += snprintf(buf + n, n < len ? len - n : 0, ",index=hash");
 		if (lv->hit_cycles > 0)
 			n += snprintf(buf + n, n < len ? len - n : 0, ",hit=%g", lv->hit_cycles);
 	}

@@ -112,13 +112,14 @@ static const struct model_machine amd_zen2 = {
 		  "section; WikiChip, Zen 2 memory subsystem: L2 DTLB unified, 12-way, 2048 entries, 4K and 2M "
 		  "entries, 1G pages smashed into 2M entries (installed as 1G in the L1); EPYC 7742: 64 cores",
 	.inferred = "the L2's organisation: 2048 entries in 12 ways are no whole number of sets (its ways are "
-		    "skewed, the hash unpublished): modelled as 170 sets x 12 ways, the 8 left over not, the set "
-		    "the page number (a smashed 1G page's: its 2M entry's) mod 170; ways partitioned by page "
-		    "size (Zen 1: 8/2/2, H. Brais, Stack Overflow q. 69814823) not modelled; LRU; 8 cores; costs",
+		    "skewed, the hash unpublished): modelled as 170 sets x 12 ways, the 8 left over not, indexed "
+		    "by a fixed hash of the page number (a smashed 1G page's: its 2M entry's); ways partitioned "
+		    "by page size (Zen 1: 8/2/2, H. Brais, Stack Overflow q. 69814823) not modelled; LRU; 8 "
+		    "cores; costs",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 } },
-		{ "l2d", 2048, 12, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M } },
+		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 }, 0 },
+		{ "l2d", 2048, 12, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M }, 1 },
 	},
 	.tag = TAG_ASID, .cores = 8, .strands = 2, .walk_cycles = 35, .ghz = 3.5,
 	.default_page = "2m",

@@ -246,6 +246,7 @@ char *sim_machine_json(const struct model_machine *m, char *buf, size_t len)
 		json_u64(&j, "ways", lv->ways ? lv->ways : lv->entries);
 		json_bool(&j, "fully_associative", lv->ways == 0);
 		json_u64(&j, "sets", model_level_sets(lv));
+		json_str(&j, "index", lv->hashed ? "hash" : "mod");
 		json_u64(&j, "modelled_entries", (uint64_t)model_level_sets(lv) * (lv->ways ? lv->ways : lv->entries));
 		json_str(&j, "replacement", repl[lv->repl]);
 		json_str(&j, "page_sizes", model_psz_mask_str(lv->psz_mask, ps, sizeof(ps)));

@@ -80,6 +80,51 @@ static void parser(void)
  * the first round misses; at S * W + 1 set 0 holds W + 1 pages, which an
  * LRU set misses every time, so each later round misses W + 1 times.
  */
+static void knees(void);
+
+/*
+ * The same physics for any index: in a cyclic stream of P pages each LRU
+ * set sees its pages in a fixed cyclic order, so a set that holds at most
+ * W of them hits from the second round on and one that holds more misses
+ * every access. Walks = P + (rounds - 1) x the pages of overfull sets,
+ * counted here from model_set_of() for hashed 170 x 12 and 37 x 5 levels.
+ */
+static void hashed_cyclic(void)
+{
+	static const unsigned geo[][2] = { { 2048, 12 }, { 187, 5 } };
+	const unsigned rounds = 6;
+
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned e = geo[i][0], w = geo[i][1], sets = e / w, bad = 0, knee = 0;
+		struct model_machine m;
+		struct model_run r;
+
+		memset(&m, 0, sizeof(m));
+		snprintf(m.name, sizeof(m.name), "hashed");
+		m.nlevels = 1;
+		m.level[0] = (struct model_level){ "l2d", e, w, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 1 };
+		m.tag = TAG_ASID;
+		m.cores = m.strands = 1;
+		for (unsigned p = sets * w / 2; p <= sets * w + sets; p += sets / 4) {
+			unsigned load[256] = { 0 };
+			uint64_t over = 0, walks = 0;
+
+			for (unsigned q = 0; q < p; q++)
+				load[model_set_of(q, sets, 1)]++;
+			for (unsigned s = 0; s < sets; s++)
+				over += load[s] > w ? load[s] : 0;
+			if (!over)
+				knee = p;
+			base_run(&r, "rounds", 1, p, rounds);
+			if (!agree(&m, &r, &walks) || walks != p + (rounds - 1) * over)
+				bad++;
+		}
+		ok(!bad && knee > 0 && knee < sets * w, "hashed %u x %u: cyclic walks = pages + (rounds - 1) x the "
+		   "pages of overfull sets at every size, fast = reference (all held up to %u pages or more, "
+		   "below the %u modelled entries)", sets, w, knee, sets * w);
+	}
+}
+
 static void knees(void)
 {
 	static const unsigned geo[][2] = { { 2048, 12 }, { 100, 7 }, { 1280, 5 }, { 61, 4 }, { 47, 46 } };
@@ -95,7 +140,7 @@ static void knees(void)
 		memset(&m, 0, sizeof(m));
 		snprintf(m.name, sizeof(m.name), "knee");
 		m.nlevels = 1;
-		m.level[0] = (struct model_level){ "l2d", e, w, REPL_LRU, 1u << PSZ_4K, 0, { 0 } };
+		m.level[0] = (struct model_level){ "l2d", e, w, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 };
 		m.tag = TAG_ASID;
 		m.cores = m.strands = 1;
 		base_run(&r, "rounds", 1, reach, rounds);
@@ -123,7 +168,7 @@ static void knees(void)
 static void against_reference(void)
 {
 	static const char *const pats[] = { "rounds", "random", "zipf", "chase" };
-	unsigned n = 300, eq = 0, odd = 0;
+	unsigned n = 300, eq = 0, odd = 0, hashed = 0;
 	char first_bad[160] = "";
 	struct rng g;
 
@@ -144,6 +189,8 @@ static void against_reference(void)
 			lv->ways = k == 0 && pick(&g, 3) == 0 ? 0 : w;
 			lv->entries = sets * w + pick(&g, w);
 			lv->repl = (int)pick(&g, 3);
+			lv->hashed = lv->ways && pick(&g, 2);
+			hashed += lv->hashed;
 			lv->psz_mask = 1u << PSZ_2M;
 			if (held)
 				lv->held_as[PSZ_2M] = (unsigned char)(1 + (held == 1 ? PSZ_4K : PSZ_64K));
@@ -167,8 +214,8 @@ static void against_reference(void)
 			snprintf(first_bad, sizeof(first_bad), ": first difference at configuration %u", i);
 	}
 	model_loc_limit = 1u << 24;
-	ok(eq == n && odd > n / 2, "entries not a multiple of the ways (%u such levels): fast equals the "
-	   "reference on %u/%u random configurations%s", odd, eq, n, first_bad);
+	ok(eq == n && odd > n / 2 && hashed > n / 4, "entries not a multiple of the ways (%u such levels, %u "
+	   "hashed): fast equals the reference on %u/%u random configurations%s", odd, hashed, eq, n, first_bad);
 }
 
 /* The walks and L1 misses of m's one task on r, fast = reference; 0 if not. */
@@ -186,9 +233,11 @@ static int run_both(const struct model_machine *m, const struct model_run *r, ui
 /*
  * Zen 2 holds 1 GiB pages as 1G in its L1 and as 2M entries in its L2
  * (WikiChip). 96 pages of 1 GiB, one word each at the page's start, need
- * 96 L2 entries, whose sets are (page << 9) mod 170 = 2 x page mod 170:
- * at most 2 in a set of 12 ways, so the L2 keeps them all and only the
- * first touch of each page walks, however the L1's 64 entries miss.
+ * 96 L2 entries, 2 x 2 MiB = 192 MiB of its 2040 x 2 MiB reach; their
+ * sets, model_set_of(page << 9, 170, hashed), hold at most 12 of them
+ * (checked here), so the L2 keeps them all and only the first touch of
+ * each page walks, however the L1's 64 entries miss. Its L1 misses are
+ * those of 64 fully associative LRU entries over 96 pages: about 1/3.
  */
 static void zen2_1g(void)
 {
@@ -197,12 +246,20 @@ static void zen2_1g(void)
 	uint64_t walks = 0, l1 = 0;
 	int eq;
 
+	unsigned load[170] = { 0 }, most = 0;
+
 	model_preset_find("amd-zen2", &m);
+	for (uint64_t p = 0; p < 96; p++) {
+		unsigned s = model_set_of(p << 9, model_level_sets(&m.level[1]), m.level[1].hashed);
+
+		if (++load[s] > most)
+			most = load[s];
+	}
 	base_run(&r, "random", 1, 96, 100);
 	r.psz = PSZ_1G;
 	r.seed = 1;
 	eq = run_both(&m, &r, &walks, &l1);
-	ok(eq && walks == 96 && l1 > 96 * 100 / 4,
+	ok(most <= 12 && eq && walks == 96 && l1 > 96 * 100 / 4 && l1 < 96 * 100 / 2,
 	   "amd-zen2, 96 x 1g pages, random, 100 rounds: %llu walks (96), %llu L1 misses, fast = reference",
 	   (unsigned long long)walks, (unsigned long long)l1);
 }
@@ -289,6 +346,7 @@ int main(void)
 {
 	parser();
 	knees();
+	hashed_cyclic();
 	against_reference();
 	zen2_1g();
 	split_knee();
