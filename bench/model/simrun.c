@@ -416,5 +416,5 @@ void sim_list_machines(FILE *f)
 		fputc('\n', f);
 	}
 	fprintf(f, "host\n  this machine's TLB geometry from sysinfo (CPUID on x86); LRU assumed\n\n");
-	fprintf(f, "custom\n  --tlb 'l1d:64,full,lru;l2:2048,8way,lru[,ps=4k+2m][,hit=N]' --tag ctx2|asid|none\n");
+	fprintf(f, "custom\n  --tlb 'l1d:64,full,lru;l2:2048,8way,lru[,ps=4k+2m+1g>2m][,index=mod|hash][,hit=N]' --tag ctx2|asid|none\n");
 }
