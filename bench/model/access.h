@@ -203,15 +203,22 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 enum sets {
 	SETS_ANY,	/* level_set() */
 	SETS_POW2,	/* every level has a power of two of sets: a mask */
-	SETS_ONE0	/* the same, and level 0 has one set (fully associative) */
+	SETS_ONE0,	/* the same, and level 0 has one set (fully associative) */
+	SETS_ONE0_ANY	/* level 0 has one set, the others level_set() (zen2's hashed L2) */
 };
+
+/* Whether level 0 has one set under sets (enum sets). */
+INLINE int one_set0(const unsigned sets)
+{
+	return sets == SETS_ONE0 || sets == SETS_ONE0_ANY;
+}
 
 /* Whether level 0, of kind k0 (not LK_ANY), keeps its list's ends in
  * l->mru and l->lru in access_lru2(): a wide LRU level of one set
  * (periods_loc() sets them). */
 INLINE int list_ends(const unsigned k0, const unsigned sets)
 {
-	return k0 == LK_WIDE_LRU && sets == SETS_ONE0;
+	return k0 == LK_WIDE_LRU && one_set0(sets);
 }
 
 /*
@@ -256,7 +263,8 @@ INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 {
 	uint32_t page = next_page(t, startup), id = page_id(t, page), *row = loc + (size_t)id * 2;
 	const unsigned c0 = row[0], c1 = row[1];
-	const size_t s0 = sets == SETS_ONE0 ? 0 : page & lv[0].set_mask, s1 = page & lv[1].set_mask;
+	const size_t s0 = one_set0(sets) ? 0 : page & lv[0].set_mask;
+	const size_t s1 = sets == SETS_ONE0_ANY ? level_set(&lv[1], page) : page & lv[1].set_mask;
 
 	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
 	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets));
@@ -312,9 +320,9 @@ INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, u
 
 		if (u > hit)
 			break;
-		if (sets == SETS_ONE0 && u == 0)
+		if (one_set0(sets) && u == 0)
 			set = 0;
-		else if (sets != SETS_ANY)
+		else if (sets != SETS_ANY && sets != SETS_ONE0_ANY)
 			set = page & lv[u].set_mask;
 		else
 			set = level_set(&lv[u], page);
@@ -343,7 +351,7 @@ INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 {
 	struct flevel *l = &lv[0];
 	uint32_t page = next_page(t, startup), id = page_id(t, page), *cell = loc + id;
-	const size_t set = sets == SETS_ONE0 ? 0 : page & l->set_mask, base = set * l->ways;
+	const size_t set = one_set0(sets) ? 0 : page & l->set_mask, base = set * l->ways;
 	const unsigned c = *cell;
 	uint64_t *u = l->used + set * l->uwords, u0, u1, c0, c1, m, none;
 	unsigned w, v, old;

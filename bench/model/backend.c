@@ -146,6 +146,11 @@ static void model_describe(const struct model_plan *p)
 	info(2, "sim: TLB levels %s; tags %s; %u cores x %u strands (%u used per core)",
 	     model_tlb_str(m, tlb, sizeof(tlb)), opt_choice_name(MODEL_TAG_CHOICES, m->tag, tag, sizeof(tag)),
 	     m->cores, m->strands, strands);
+	for (unsigned k = 0; k < m->nlevels; k++)
+		if (m->level[k].ways && m->level[k].entries % m->level[k].ways)
+			info(2, "sim: level %s: %u sets x %u ways, %u of its %u entries modelled", m->level[k].name,
+			     model_level_sets(&m->level[k]), m->level[k].ways,
+			     model_level_sets(&m->level[k]) * m->level[k].ways, m->level[k].entries);
 	if (m->inferred[0])
 		info(2, "sim: inferred, not published: %s", m->inferred);
 	info(2, "sim: %u tasks (%s), placed %s; %llu pages of %s per task, %llu rounds, %llu start-up pages, "

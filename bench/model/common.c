@@ -161,6 +161,8 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 		} else if (strncmp(f, "ps=", 3) == 0) {
 			if (parse_psz_list(f + 3, strlen(f + 3), lv))
 				goto bad;
+		} else if (strcmp(f, "index=hash") == 0 || strcmp(f, "index=mod") == 0) {
+			lv->hashed = f[6] == 'h';
 		} else if (strncmp(f, "hit=", 4) == 0) {
 			lv->hit_cycles = strtod(f + 4, &e);
 			if (*e || lv->hit_cycles < 0)
@@ -172,17 +174,23 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 	}
 	if (!lv->entries)
 		goto bad;
-	if (lv->ways && (lv->ways > lv->entries || lv->entries % lv->ways)) {
-		snprintf(err, errlen, "level '%s': %u entries is not a multiple of %u ways: a set-indexed "
-			 "level is sets x ways entries (skewed designs, such as Zen 2's 2048-entry 12-way L2, "
-			 "are not modelled)", lv->name, lv->entries, lv->ways);
+	/* entries not a multiple of the ways: floor(entries / ways) sets
+	 * (model_level_sets()), the remainder not modelled */
+	if (lv->ways > lv->entries) {
+		snprintf(err, errlen, "level '%s': %u ways exceed its %u entries", lv->name, lv->ways,
+			 lv->entries);
 		return -EINVAL;
 	}
 	if (lv->ways == lv->entries)
 		lv->ways = 0;
+	if (lv->hashed && !lv->ways) {
+		snprintf(err, errlen, "level '%s': index=hash needs sets: a fully associative level has one",
+			 lv->name);
+		return -EINVAL;
+	}
 	return 0;
 bad:
-	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m+1g>2m][,hit=N]",
+	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m+1g>2m][,index=mod|hash][,hit=N]",
 		 (int)l, s);
 	return -EINVAL;
 }
@@ -242,6 +250,8 @@ char *model_tlb_str(const struct model_machine *m, char *buf, size_t len)
 				      model_psz_name(p), model_psz_name(lv->held_as[p] - 1u));
 			whole = 1;	/* a separator before the next */
 		}
+		if (lv->hashed)
+			n += snprintf(buf + n, n < len ? len - n : 0, ",index=hash");
 		if (lv->hit_cycles > 0)
 			n += snprintf(buf + n, n < len ? len - n : 0, ",hit=%g", lv->hit_cycles);
 	}
@@ -306,8 +316,7 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 				return -EINVAL;
 			}
 		}
-		if (!lv->entries || (lv->ways ? lv->ways : lv->entries) > 65535 ||
-		    (lv->ways && lv->entries % lv->ways)) {
+		if (!lv->entries || (lv->ways ? lv->ways : lv->entries) > 65535 || lv->ways > lv->entries) {
 			snprintf(err, errlen, "level '%s': bad geometry (at most 65535 ways)", lv->name);
 			return -EINVAL;
 		}

@@ -49,6 +49,7 @@ struct sweep {
 	const struct model_machine *m;
 	const struct model_run *r;
 	unsigned sets, depth, shift;
+	int hashed;		/* the swept level's index (model_set_of()) */
 	struct full *full;	/* per core, when sets == 1 */
 	struct sets *set;	/* per core, otherwise */
 	uint64_t *hist;		/* per task depth + 1 counts: distance d < depth, [depth]: FAR */
@@ -245,7 +246,7 @@ static void observe(void *arg, unsigned c, unsigned i, uint32_t tag, uint32_t pa
 				return;
 			}
 		}
-		d = sets_use(w, k, (size_t)(((uint64_t)page << w->shift) % w->sets), key);
+		d = sets_use(w, k, model_set_of((uint64_t)page << w->shift, w->sets, w->hashed), key);
 	}
 	w->hist[(size_t)i * (w->depth + 1) + (d < w->depth ? d : w->depth)]++;
 }
@@ -320,6 +321,7 @@ int model_curve(const struct model_machine *m, const struct model_run *r, unsign
 	w.sets = cv->sets;
 	w.depth = hi / cv->sets;
 	w.shift = r->words > 1 ? 0 : model_held_shift(&m->level[cv->level], r->psz);
+	w.hashed = m->level[cv->level].hashed;
 	cv->ntasks = r->ntasks;
 	for (unsigned e = (lo + cv->sets - 1) / cv->sets * cv->sets; e <= hi; e += cv->sets)
 		cv->n++;

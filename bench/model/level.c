@@ -26,7 +26,8 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 		  l->wide ? LK_WIDE_LRU : LK_NARROW_LRU;
 	/* one set: no index; several words: the keys are the entries' own */
 	l->ishift = l->sets > 1 && words <= 1 ? model_held_shift(ml, psz) : 0;
-	l->pow2 = !(l->sets & (l->sets - 1)) && !l->ishift;
+	l->hashed = l->sets > 1 && ml->hashed;
+	l->pow2 = !(l->sets & (l->sets - 1)) && !l->ishift && !l->hashed;
 	l->set_mask = l->sets - 1;
 	l->top = l->wide ? 0 : 4 * (l->ways - 1);
 	l->set_mul = UINT64_MAX / l->sets + 1;

@@ -53,7 +53,8 @@ struct flevel {
 	unsigned sets, ways, repl;
 	int wide;		/* ways > LEVEL_NARROW */
 	unsigned kind;		/* enum level_kind */
-	int pow2;		/* sets is a power of two and ishift 0: the set is page & set_mask */
+	int pow2;		/* sets is a power of two, ishift 0, not hashed: the set is page & set_mask */
+	int hashed;		/* model_level's hashed: the set is model_set_of() */
 	unsigned ishift;	/* pages held as smaller entries: the set is (page << ishift) % sets */
 	uint32_t set_mask;	/* sets - 1 */
 	unsigned top;		/* narrow: 4 * (ways - 1), the least recent way's nibble */
@@ -113,6 +114,13 @@ void level_order(const struct flevel *l, size_t set, uint16_t *out);
  * ishift) % sets for pages held as smaller entries). */
 LEVEL_INLINE size_t level_set(const struct flevel *l, uint32_t page)
 {
+	if (l->hashed) {
+		/* model_set_of(): the hash is below 2^32, for which set_mul's
+		   multiply-shift modulo is exact */
+		uint64_t h = (((uint64_t)page << l->ishift) * 0x9e3779b97f4a7c15ull) >> 32;
+
+		return (size_t)(((__uint128_t)(l->set_mul * h) * l->sets) >> 64);
+	}
 	if (l->ishift)
 		return (size_t)(((uint64_t)page << l->ishift) % l->sets);
 	if (l->pow2)

@@ -54,16 +54,45 @@ enum model_psz {
 	PSZ_256M, PSZ_512M, PSZ_1G, PSZ_2G, PSZ_16G, PSZ_N
 };
 
+/*
+ * A level of N-way sets has floor(entries / N) sets, indexed by the
+ * entry's page number modulo the sets, or with `hashed` by a fixed mix of
+ * it (model_set_of()): entries that are not a multiple of the ways (Zen
+ * 2's 2048-entry 12-way L2) leave entries mod N unmodelled
+ * (model_level_sets() x N are). Both simulators and the curves do so.
+ */
 struct model_level {
 	char name[16];		/* "l1d", "l2", "dtlb" */
-	unsigned entries;
-	unsigned ways;		/* 0: fully associative (ways = entries) */
+	unsigned entries;	/* as published */
+	unsigned ways;		/* 0: fully associative (ways = entries); at most entries */
 	int repl;		/* enum model_repl */
 	unsigned psz_mask;	/* 1 << enum model_psz for each size held */
 	double hit_cycles;	/* cost of probing this level (estimate) */
 	unsigned char held_as[PSZ_N];	/* 1 + the enum model_psz a page of that size is held as
 					   (a smaller entry: split, smashed), 0: whole */
+	unsigned char hashed;	/* index=hash: the set is a mix of the page number, not it mod sets */
 };
+
+/*
+ * The set of an entry whose page number (in units of the entry's own
+ * size) is key, in a level of `sets` sets: key mod sets, or when hashed
+ * the high half of key times 2^64 / golden ratio, mod sets. The hash
+ * stands for an unpublished index hash (Zen 2's skewed L2): it spreads
+ * strided and linearly laid out pages as a real hash would, where a
+ * modulo by a count that is not a power of two can alias them.
+ */
+static inline uint32_t model_set_of(uint64_t key, unsigned sets, int hashed)
+{
+	if (hashed)
+		key = (key * 0x9e3779b97f4a7c15ull) >> 32;
+	return (uint32_t)(key % sets);
+}
+
+/* Sets of lv (1 when fully associative); sets x ways entries are modelled. */
+static inline unsigned model_level_sets(const struct model_level *lv)
+{
+	return lv->ways ? lv->entries / lv->ways : 1;
+}
 
 /*
  * What a Linux generic event counts on a machine, in the model's terms:

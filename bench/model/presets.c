@@ -106,19 +106,20 @@ static const struct model_machine intel_skylake = {
 
 static const struct model_machine amd_zen2 = {
 	.name = "amd-zen2",
-	.desc = "AMD Zen 2 core: 64-entry fully associative L1 DTLB (all sizes), 2048-entry 12-way L2 DTLB "
-		"(modelled 16-way), 2 SMT threads",
+	.desc = "AMD Zen 2 core: 64-entry fully associative L1 DTLB (all sizes), 2048-entry 12-way L2 DTLB, "
+		"2 SMT threads",
 	.source = "AMD Software Optimization Guide for AMD Family 17h Models 30h and Greater (56305), TLB "
 		  "section; WikiChip, Zen 2 memory subsystem: L2 DTLB unified, 12-way, 2048 entries, 4K and 2M "
 		  "entries, 1G pages smashed into 2M entries (installed as 1G in the L1); EPYC 7742: 64 cores",
-	.inferred = "the L2's 12 ways are skewed by page size (Zen 1: 8/2/2 ways for 4K/2M/coalesced, H. Brais "
-		    "on Stack Overflow q. 69814823), which 2048 entries of whole 12-way sets cannot be: modelled "
-		    "as 128 sets x 16 ways; a smashed 1G entry's set from its 2M page number (the skew hash is "
-		    "unpublished); LRU; 8 cores (one CCD); costs",
+	.inferred = "the L2's organisation: 2048 entries in 12 ways are no whole number of sets (its ways are "
+		    "skewed, the hash unpublished): modelled as 170 sets x 12 ways, the 8 left over not, indexed "
+		    "by a fixed hash of the page number (a smashed 1G page's: its 2M entry's); ways partitioned "
+		    "by page size (Zen 1: 8/2/2, H. Brais, Stack Overflow q. 69814823) not modelled; LRU; 8 "
+		    "cores; costs",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 } },
-		{ "l2d", 2048, 16, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M } },
+		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 }, 0 },
+		{ "l2d", 2048, 12, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M }, 1 },
 	},
 	.tag = TAG_ASID, .cores = 8, .strands = 2, .walk_cycles = 35, .ghz = 3.5,
 	.default_page = "2m",
@@ -130,25 +131,29 @@ static const struct model_machine amd_zen2 = {
 		    "dtlb-walks",
 };
 
-/* N1 caches 4K, 16K, 64K, 2M and 512M entries; larger blocks are split:
- * 32M and 1G (4K granule) into 2M entries, 16G (64K granule) into 512M. */
+/* N1's L1 data TLB caches 4K, 16K, 64K, 2M and 512M entries only: 32M
+ * blocks are held as 2M, 1G and 16G as 512M entries. Its L2 stores 4K to
+ * 1G whole; 16G, not listed, as 512M. */
 #define N1_PS (PS(4K) | PS(16K) | PS(64K) | PS(2M) | PS(32M) | PS(512M) | PS(1G) | PS(16G))
-#define N1_SPLIT { [PSZ_32M] = 1 + PSZ_2M, [PSZ_1G] = 1 + PSZ_2M, [PSZ_16G] = 1 + PSZ_512M }
+#define N1_L1_SPLIT { [PSZ_32M] = 1 + PSZ_2M, [PSZ_1G] = 1 + PSZ_512M, [PSZ_16G] = 1 + PSZ_512M }
+#define N1_L2_SPLIT { [PSZ_16G] = 1 + PSZ_512M }
 
 static const struct model_machine arm_n1 = {
 	.name = "arm-neoverse-n1",
 	.desc = "Arm Neoverse N1 (AWS Graviton2-like): 48-entry fully associative L1 data TLB, 1280-entry 5-way "
 		"L2 TLB, 1 thread per core, 64 cores",
 	.source = "Arm Neoverse N1 Core Technical Reference Manual (101427), Memory Management Unit chapter: "
-		  "L1 data TLB 48 entries fully associative, L2 TLB 1280 entries 5-way set associative; entries "
-		  "cached at 4K, 16K, 64K, 2M, 512M only, larger blocks split (Cortex-A76 TRM A5.2.2, as cited "
-		  "in issue 28); AWS Graviton2: 64 N1 cores (Ampere Altra: 80; Altra Max: 128)",
-	.inferred = "replacement (LRU assumed); a split block's set from its 2M (or 512M) page number; the L2 "
-		    "TLB is unified with instructions (instruction traffic not modelled); costs estimated",
+		  "L1 data TLB 48 entries fully associative, L2 TLB 1280 entries 5-way; Cortex-A76 TRM A5.2.2: L1 "
+		  "data TLB entries of 4K, 16K, 64K, 2M and 512M only; A5.2.3: L2 stores 4K, 16K, 64K, 2M, 32M, "
+		  "512M and 1G blocks; AWS Graviton2: 64 N1 cores (Ampere Altra: 80; Altra Max: 128)",
+	.inferred = "the L1 entry a larger block is held as: the largest granule that fits (32M as 2M, 1G and 16G "
+		    "as 512M; Cortex-A57 TRM 5.2.2 splits 1G into 512M so); 16G held as 512M in the L2 (not "
+		    "listed); a split block's set from its granule's page number; LRU; the L2 is unified with "
+		    "instructions (their traffic not modelled); costs estimated",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 48, 0, REPL_LRU, N1_PS, 0, N1_SPLIT },
-		{ "l2", 1280, 5, REPL_LRU, N1_PS, 5, N1_SPLIT },
+		{ "l1d", 48, 0, REPL_LRU, N1_PS, 0, N1_L1_SPLIT },
+		{ "l2", 1280, 5, REPL_LRU, N1_PS, 5, N1_L2_SPLIT },
 	},
 	.tag = TAG_ASID, .cores = 64, .strands = 1, .walk_cycles = 30, .ghz = 3.0,
 	.default_page = "2m",
@@ -254,7 +259,7 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
 		/* data and unified TLBs only: skip "l1i", "l2i" */
 		if (t->name[0] && t->name[strlen(t->name) - 1] == 'i')
 			continue;
-		if (!t->entries || (t->assoc && t->entries % t->assoc))
+		if (!t->entries)
 			continue;
 		lv = &m->level[m->nlevels++];
 		snprintf(lv->name, sizeof(lv->name), "%s", t->name);

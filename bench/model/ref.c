@@ -139,7 +139,8 @@ static void ref_access(struct ref *x, unsigned i)
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
 		mt->probes[k]++;
-		set = &l->e[(((uint64_t)page << ref_shift(x, k)) % l->sets) * l->ways];
+		set = &l->e[(size_t)model_set_of((uint64_t)page << ref_shift(x, k), l->sets,
+						 m->level[k].hashed) * l->ways];
 		for (unsigned w = 0; w < l->ways; w++) {
 			struct ref_entry *e = &set[w];
 
@@ -163,7 +164,8 @@ static void ref_access(struct ref *x, unsigned i)
 
 		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
 			continue;
-		set = &l->e[(((uint64_t)page << ref_shift(x, k)) % l->sets) * l->ways];
+		set = &l->e[(size_t)model_set_of((uint64_t)page << ref_shift(x, k), l->sets,
+						 m->level[k].hashed) * l->ways];
 		w = ref_victim(l, set, m->level[k].repl);
 		set[w].valid = 1;
 		set[w].tag = itag;

@@ -245,6 +245,9 @@ char *sim_machine_json(const struct model_machine *m, char *buf, size_t len)
 		json_u64(&j, "entries", lv->entries);
 		json_u64(&j, "ways", lv->ways ? lv->ways : lv->entries);
 		json_bool(&j, "fully_associative", lv->ways == 0);
+		json_u64(&j, "sets", model_level_sets(lv));
+		json_str(&j, "index", lv->hashed ? "hash" : "mod");
+		json_u64(&j, "modelled_entries", (uint64_t)model_level_sets(lv) * (lv->ways ? lv->ways : lv->entries));
 		json_str(&j, "replacement", repl[lv->repl]);
 		json_str(&j, "page_sizes", model_psz_mask_str(lv->psz_mask, ps, sizeof(ps)));
 		json_dbl(&j, "hit_cycles", lv->hit_cycles);
@@ -400,6 +403,11 @@ void sim_list_machines(FILE *f)
 		fprintf(f, "  tag      %s; %u cores x %u strands; default page %s\n",
 			choice(MODEL_TAG_CHOICES, m->tag, b, sizeof(b)), m->cores, m->strands,
 			m->default_page);
+		for (unsigned k = 0; k < m->nlevels; k++)
+			if (m->level[k].ways && m->level[k].entries % m->level[k].ways)
+				fprintf(f, "  sets     %s: %u sets x %u ways, %u of its %u entries modelled\n",
+					m->level[k].name, model_level_sets(&m->level[k]), m->level[k].ways,
+					model_level_sets(&m->level[k]) * m->level[k].ways, m->level[k].entries);
 		fprintf(f, "  costs    walk %g cycles at %g GHz (estimates)\n", m->walk_cycles, m->ghz);
 		fprintf(f, "  source   %s\n", m->source);
 		fprintf(f, "  counters %s\n", m->counters);
@@ -408,5 +416,5 @@ void sim_list_machines(FILE *f)
 		fputc('\n', f);
 	}
 	fprintf(f, "host\n  this machine's TLB geometry from sysinfo (CPUID on x86); LRU assumed\n\n");
-	fprintf(f, "custom\n  --tlb 'l1d:64,full,lru;l2:2048,8way,lru[,ps=4k+2m][,hit=N]' --tag ctx2|asid|none\n");
+	fprintf(f, "custom\n  --tlb 'l1d:64,full,lru;l2:2048,8way,lru[,ps=4k+2m+1g>2m][,index=mod|hash][,hit=N]' --tag ctx2|asid|none\n");
 }

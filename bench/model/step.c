@@ -170,8 +170,8 @@ static void periods_2(struct fcore *c, uint64_t periods)
 }
 
 /* periods_loc() compiled for the usual level counts and kinds (the
- * presets', whose set counts are powers of two), else with the kinds
- * read at run time. */
+ * presets': set counts powers of two, but for zen2's L2), else with the
+ * kinds read at run time. */
 void run_periods(struct fcore *c, uint64_t periods)
 {
 	int pow2 = 1;
@@ -182,6 +182,13 @@ void run_periods(struct fcore *c, uint64_t periods)
 		for (uint64_t p = 0; p < periods; p++)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
 				access_hashed(c, c->flat[s]);
+	} else if (!pow2 && c->nlv == 2 && c->lv[0].sets == 1 && c->lv[0].kind == LK_WIDE_LRU &&
+		   c->lv[1].kind == LK_NARROW_LRU) {
+		/* zen2's: a fully associative L1, an L2 whose sets are not a power of two */
+		if (level0_mixed(c))
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LRU2);
+		else
+			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LOC);
 	} else if (!pow2 || c->nlv > 2) {
 		periods_loc(c, periods, c->nlv, LK_ANY, LK_ANY, SETS_ANY, ACCESS_LOC);
 	} else if (c->nlv == 1) {

@@ -11,7 +11,7 @@ static void machine(struct model_machine *m, unsigned e, int tag, unsigned stran
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "test");
 	m->nlevels = 1;
-	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 } };
+	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 };
 	m->tag = tag;
 	m->cores = 1;
 	m->strands = strands;
@@ -409,7 +409,8 @@ static void parser(void)
 	ok(model_parse_tlb("l1d:64,full,lru;l2:2048,8way,lru", &m, err, sizeof(err)) == 0 &&
 	   m.nlevels == 2 && m.level[0].ways == 0 && m.level[1].ways == 8 && m.level[1].entries == 2048,
 	   "--tlb parses two levels");
-	ok(model_parse_tlb("l1d:64,3way,lru", &m, err, sizeof(err)) != 0, "64 entries in 3 ways refused");
+	ok(model_parse_tlb("l1d:64,3way,lru", &m, err, sizeof(err)) == 0 && model_level_sets(&m.level[0]) == 21,
+	   "64 entries in 3 ways: 21 sets");
 	ok(model_parse_tlb("l1d:64,full,nru,ps=4k+2m,hit=2", &m, err, sizeof(err)) == 0 &&
 	   m.level[0].repl == REPL_NRU && m.level[0].psz_mask == ((1u << PSZ_4K) | (1u << PSZ_2M)),
 	   "page sizes and hit cost parse");
@@ -429,9 +430,9 @@ static void flushes_against_reference(void)
 {
 	static const char *const pats[] = { "zipf", "random", "rounds" };
 	static const struct model_level geo[][2] = {
-		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
-		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
-		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 } }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0, { 0 } } },
+		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 } },
+		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 } },
+		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 } },
 	};
 	unsigned n = 0, agree = 0;
 

@@ -67,7 +67,7 @@ static unsigned against_runs(const char *what, const struct model_machine *m, co
 
 static void level(struct model_level *l, const char *name, unsigned e, unsigned ways)
 {
-	*l = (struct model_level){ "", e, ways, REPL_LRU, 1u << PSZ_4K, 0, { 0 } };
+	*l = (struct model_level){ "", e, ways, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 };
 	snprintf(l->name, sizeof(l->name), "%s", name);
 }
 
@@ -108,6 +108,11 @@ static void custom_curves(void)
 		level(&m.level[0], "l1d", 64, 8);
 		snprintf(what, sizeof(what), "%s, 8-set L1, ways 1..30", pats[p]);
 		against_runs(what, &m, &r, 8, 240);
+		/* 67 entries in 6 ways: 11 sets (1 entry left over), hashed */
+		level(&m.level[0], "l1d", 67, 6);
+		m.level[0].hashed = 1;
+		snprintf(what, sizeof(what), "%s, 67-entry 6-way hashed L1 (11 sets), ways 1..30", pats[p]);
+		against_runs(what, &m, &r, 11, 330);
 		/* ctx2 with a shared context, a short quantum, 4 words per page */
 		machine(&m, TAG_CTX2, 1, 2);
 		m.nlevels = 1;

@@ -155,29 +155,34 @@ static long long ev(sqlite3 *h, const char *label, const char *event)
 }
 
 /*
- * N1 splits a 1 GiB block into 2 MiB entries. One 1 GiB page read at 512
- * words (one per 2 MiB) for 10 rounds: the 48-entry L1 holds 48 of its
- * 512 entries, so a cyclic sweep misses it on every access (5,120); the
- * L2's 256 sets of 5 ways hold 2 of them each, so only the first round
- * walks (512). One word per page: one entry, 1 miss and 1 walk.
+ * N1's TLBs hold a 16 GiB block (64K granule) as 512 MiB entries (the L1
+ * caches 512M at most, the L2 lists 1G at most). Two 16 GiB pages read at
+ * 32 words (one per 512 MiB) for 10 rounds: 64 entries, more than the
+ * 48-entry L1, so a cyclic sweep misses it on every access (640); the
+ * L2's 256 sets hold them all, so only the first round walks (64). One
+ * word per page: one entry each, 2 misses and 2 walks. A 1 GiB page at
+ * several words is refused: the L1 holds it as 512M, the L2 whole.
  */
 static void split_blocks(void)
 {
 	const char *split[] = { "sim", "--db", db, "--label", "split", "--machine", "arm-neoverse-n1", "--tasks", "1",
-				"--pattern", "rounds", "--page-size", "1g", "--working-set", "1g", "--rounds", "10",
-				"--words", "512", NULL };
+				"--pattern", "rounds", "--page-size", "16g", "--working-set", "32g", "--rounds", "10",
+				"--words", "32", NULL };
 	const char *one[] = { "sim", "--db", db, "--label", "split1", "--machine", "arm-neoverse-n1", "--tasks", "1",
-			      "--pattern", "rounds", "--page-size", "1g", "--working-set", "1g", "--rounds", "10", NULL };
+			      "--pattern", "rounds", "--page-size", "16g", "--working-set", "32g", "--rounds", "10", NULL };
+	const char *mixed[] = { "sim", "--no-store", "--machine", "arm-neoverse-n1", "--tasks", "1", "--page-size",
+				"1g", "--working-set", "1g", "--words", "2", NULL };
 	sqlite3 *h;
 
-	is_u64(call(cmd_sim, split), EX_OK, "N1, one 1g page at 512 words, stores a run");
+	is_u64(call(cmd_sim, split), EX_OK, "N1, two 16g pages at 32 words, stores a run");
 	is_u64(call(cmd_sim, one), EX_OK, "and at one word");
+	is_u64(call(cmd_sim, mixed), EX_USAGE, "N1, 1g at 2 words (512m in L1, whole in L2) is a usage error");
 	if (sqlite3_open(db, &h) != SQLITE_OK)
 		return;
-	ok(ev(h, "split", "dTLB-loads") == 5120 && ev(h, "split", "l1-dtlb-misses") == 5120 &&
-	   ev(h, "split", "dtlb-walks") == 512, "512 words: every access refills L1, the first round walks");
-	ok(ev(h, "split1", "l1-dtlb-misses") == 1 && ev(h, "split1", "dtlb-walks") == 1,
-	   "one word: one 2 MiB entry, 1 refill and 1 walk");
+	ok(ev(h, "split", "dTLB-loads") == 640 && ev(h, "split", "l1-dtlb-misses") == 640 &&
+	   ev(h, "split", "dtlb-walks") == 64, "32 words: every access refills L1, the first round walks");
+	ok(ev(h, "split1", "l1-dtlb-misses") == 2 && ev(h, "split1", "dtlb-walks") == 2,
+	   "one word: one 512 MiB entry a page, 2 refills and 2 walks");
 	sqlite3_close(h);
 }
 
@@ -226,7 +231,7 @@ int main(void)
 	const char *sim[] = { "sim", "--db", db, "--rounds", "1000", "--label", "t", NULL };
 	const char *simq[] = { "sim", "--machine", "list", NULL };
 	const char *bad[] = { "sim", "--machine", "nosuch", "--no-store", NULL };
-	const char *badtlb[] = { "sim", "--tlb", "l1d:64,3way,lru", "--no-store", NULL };
+	const char *badtlb[] = { "sim", "--tlb", "l1d:2,3way,lru", "--no-store", NULL };
 	const char *table[] = { "table", "--db", db, "--json", "--seeds", "1", NULL };
 	const char *deflt[] = { "table", "--no-store", "--json", NULL };
 	const char *native[] = { "table", "--backend", "native", "--no-store", NULL };
