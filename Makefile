@@ -172,8 +172,8 @@ clean:
 # (-include: a copy of the tree without Documentation/ still builds.)
 -include Documentation/doc.mk
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: the binary; sweep and nightly
-# on PATH as sgabench-sweep and sgabench-nightly (wrappers that find the
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary; sweep, nightly and
+# bisect on PATH as sgabench-sweep, -nightly and -bisect (wrappers that find the
 # scripts under libexec/sgabench relative to themselves); the configs and
 # the report tooling under share/sgabench; the man pages (NO_DOC=1 leaves
 # them out: they need asciidoctor); bash completion generated from the
@@ -203,14 +203,14 @@ install-bin: $(SGABENCH)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)' '$(DESTDIR)$(sga_libexec)/scripts' \
 		'$(DESTDIR)$(sga_share)/configs' '$(DESTDIR)$(sga_share)/report'
 	$(INSTALL) -m 755 $(SGABENCH) '$(DESTDIR)$(bindir)/sgabench'
-	$(INSTALL) -m 755 scripts/sweep scripts/nightly scripts/hugepages '$(DESTDIR)$(sga_libexec)/scripts'
+	$(INSTALL) -m 755 scripts/sweep scripts/nightly scripts/bisect scripts/hugepages '$(DESTDIR)$(sga_libexec)/scripts'
 	$(INSTALL) -m 644 scripts/lib.sh '$(DESTDIR)$(sga_libexec)/scripts'
 	$(INSTALL) -m 644 scripts/configs/* '$(DESTDIR)$(sga_share)/configs'
 	$(INSTALL) -m 755 report/mkreport '$(DESTDIR)$(sga_share)/report'
 	$(INSTALL) -m 644 $(filter-out report/mkreport,$(wildcard report/*)) '$(DESTDIR)$(sga_share)/report'
 	ln -sfn $(call relpath,$(sga_libexec)/scripts,$(sga_share)/configs) '$(DESTDIR)$(sga_libexec)/scripts/configs'
 	ln -sfn $(call relpath,$(sga_libexec),$(sga_share)/report) '$(DESTDIR)$(sga_libexec)/report'
-	for s in sweep nightly; do \
+	for s in sweep nightly bisect; do \
 		sed -e "s|@NAME@|$$s|g" -e "s|@LIBEXEC@|$(call relpath,$(bindir),$(sga_libexec))|g" \
 			scripts/install/wrapper.in >'$(DESTDIR)$(bindir)/sgabench-'$$s && \
 		chmod 755 '$(DESTDIR)$(bindir)/sgabench-'$$s || exit 1; \

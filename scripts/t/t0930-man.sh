@@ -13,7 +13,7 @@ man_dir="$top/build/doc/man"
 test_expect_success ASCIIDOCTOR 'make doc builds a page per command and script' '
 	make --no-print-directory doc >"$TMPD/out" 2>&1 &&
 	missing="" &&
-	for p in sgabench.1 sgabench-sweep.1 sgabench-nightly.1 sgabench-config.5 \
+	for p in sgabench.1 sgabench-sweep.1 sgabench-nightly.1 sgabench-bisect.1 sgabench-config.5 \
 		sgabench-model.7 sgabench-statistics.7 sgabench-lab.7 sgabench-kernel.7; do
 		test -s "$man_dir/$p" || missing="$missing $p"
 	done &&
@@ -52,6 +52,7 @@ test_expect_success ASCIIDOCTOR,MAN 'every page lists every option its command h
 	page_has sgabench-db.1 "$SGABENCH" db merge &&
 	page_has sgabench-sweep.1 sh scripts/sweep &&
 	page_has sgabench-nightly.1 sh scripts/nightly
+	page_has sgabench-bisect.1 sh scripts/bisect
 '
 
 test_expect_success ASCIIDOCTOR,MAN 'sgabench-metrics(7) lists every metric of the registry' '

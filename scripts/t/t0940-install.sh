@@ -22,7 +22,7 @@ test_expect_success 'make install DESTDIR=... installs the tree' '
 	no_doc=1 &&
 	if test_have_prereq ASCIIDOCTOR; then no_doc=; fi &&
 	(cd "$top" && make --no-print-directory install DESTDIR="$dest" NO_DOC=$no_doc) >"$TMPD/out" 2>&1 &&
-	for f in bin/sgabench bin/sgabench-sweep bin/sgabench-nightly \
+	for f in bin/sgabench bin/sgabench-sweep bin/sgabench-nightly bin/sgabench-bisect \
 		libexec/sgabench/scripts/sweep libexec/sgabench/scripts/lib.sh \
 		share/sgabench/configs/smoke share/sgabench/report/mkreport \
 		share/bash-completion/completions/sgabench; do
@@ -58,6 +58,10 @@ test_expect_success HYPERFINE,FLOCK 'the installed sgabench-sweep runs the smoke
 	test_is "$("$bin/sgabench" runs --db "$TMPD/smoke.db" --label "smoke-%" | grep -c " ok ")" 8
 '
 
+test_expect_success 'the installed sgabench-bisect prints its help' '
+	"$bin/sgabench-bisect" --help >"$TMPD/out" &&
+	grep -q "^usage: scripts/bisect" "$TMPD/out"
+'
 test_expect_success 'the installed sgabench-nightly prints its help' '
 	"$bin/sgabench-nightly" --help >"$TMPD/out" &&
 	grep -q "^usage: scripts/nightly" "$TMPD/out"
