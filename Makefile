@@ -7,7 +7,12 @@
 #   make bench      speed benchmarks (touch loop, model)
 #   make kernel-check  apply, build and boot-test the sparc64 kernel series
 #   make lab        boot QEMU guests (arm64 with a PMU, x86-64 with NUMA and
-#                   SMT) on Debian's 6.1 kernels and run the lab suite in each
+#                   SMT) on Debian's 6.1 kernels and run the lab suite in each,
+#                   then a small kernel A/B (scripts/lab/kernels --ci)
+#   make lab-kernels  the kernel suite on each of KERNELS (Debian versions, e.g.
+#                   "6.1.174-1 6.1.192-3-rt 6.12.117-1:transparent_hugepage=never")
+#                   on each of ARCHES (arm64 x86_64), with the verdicts of
+#                   each pair of consecutive kernels (scripts/lab/kernels)
 #   make doc       the man pages (Documentation/, Asciidoctor)
 #   make install   PREFIX (/usr/local) and DESTDIR, as git's Makefile
 #   make CROSS=aarch64-linux-gnu-   a static build for that triplet, from
@@ -73,7 +78,7 @@ MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
-.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
+.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins lab-kernels
 # Keep the test and micro-benchmark objects (make would delete them as
 # intermediates, print a long rm line, and build them again next time).
 .SECONDARY:
@@ -156,6 +161,15 @@ lab:
 	$(Q)sh scripts/deps lab
 	$(Q)$(MAKE) --no-print-directory lab-bins
 	$(Q)sh scripts/lab/run
+
+# The kernel lab: KERNELS and ARCHES as the comment at the top says; the
+# runs go to SGABENCH_DB, else results/sgabench.db.
+KERNELS ?= 6.1.174-1 6.1.176-1
+ARCHES  ?= arm64 x86_64
+lab-kernels:
+	$(Q)sh scripts/deps lab
+	$(Q)$(MAKE) --no-print-directory all lab-bins
+	$(Q)sh scripts/lab/kernels $(foreach a,$(ARCHES),--arch $(a)) $(KERNELS)
 
 kernel-check:
 	$(Q)sh kernel/check --full
