@@ -169,13 +169,16 @@ lab:
 	cat $(B)/lab/kernel-ab.tap; exit $$rc
 
 # The kernel lab: KERNELS and ARCHES as the comment at the top says; the
-# runs go to SGABENCH_DB, else results/sgabench.db.
+# runs go to SGABENCH_DB, else results/sgabench.db. PASSES (passes over
+# the cells in place of the config's 5) and LAB_JOBS (guests at once, 2)
+# when set.
 KERNELS ?= 6.1.174-1 6.1.176-1
 ARCHES  ?= arm64 x86_64
 lab-kernels:
 	$(Q)sh scripts/deps lab
 	$(Q)$(MAKE) --no-print-directory all lab-bins
-	$(Q)sh scripts/lab/kernels $(foreach a,$(ARCHES),--arch $(a)) $(KERNELS)
+	$(Q)sh scripts/lab/kernels $(foreach a,$(ARCHES),--arch $(a)) $(if $(PASSES),--passes $(PASSES)) \
+		$(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
 
 kernel-check:
 	$(Q)sh kernel/check --full
