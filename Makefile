@@ -8,8 +8,9 @@
 #   make kernel-check  apply, build and boot-test the sparc64 kernel series
 #   make lab        boot QEMU guests (arm64 with a PMU, x86-64 with NUMA and
 #                   SMT) on Debian's 6.1 kernels and run the lab suite in each,
-#                   then a small kernel A/B (scripts/lab/kernels --ci)
-#   make lab-kernels  the kernel suite on each of KERNELS (Debian versions, e.g.
+#                   beside a small kernel A/B (scripts/lab/kernel-ab)
+#   make lab-kernels  the kernel suite (SUITE=kernel; one cell per layout by
+#                   default) on each of KERNELS (Debian versions, e.g.
 #                   "6.1.174-1 6.1.192-3-rt 6.12.117-1:transparent_hugepage=never")
 #                   on each of ARCHES (arm64 x86_64), with the verdicts of
 #                   each pair of consecutive kernels (scripts/lab/kernels)
@@ -169,16 +170,19 @@ lab:
 	cat $(B)/lab/kernel-ab.tap; exit $$rc
 
 # The kernel lab: KERNELS and ARCHES as the comment at the top says; the
-# runs go to SGABENCH_DB, else results/sgabench.db. PASSES (passes over
-# the cells in place of the config's 5) and LAB_JOBS (guests at once, 2)
-# when set.
+# runs go to SGABENCH_DB, else results/sgabench.db. SUITE is the config:
+# kernel-quick (one cell per layout, 20 runs a guest) keeps the default
+# within 10 minutes on a busy 2-CPU machine; SUITE=kernel is the whole
+# kernel suite (24 cells, 120 runs a guest). PASSES (in place of the
+# config's) and LAB_JOBS (at most that many guests at once) when set.
 KERNELS ?= 6.1.174-1 6.1.176-1
 ARCHES  ?= arm64 x86_64
+SUITE   ?= kernel-quick
 lab-kernels:
 	$(Q)sh scripts/deps lab
 	$(Q)$(MAKE) --no-print-directory all lab-bins
-	$(Q)sh scripts/lab/kernels $(foreach a,$(ARCHES),--arch $(a)) $(if $(PASSES),--passes $(PASSES)) \
-		$(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
+	$(Q)sh scripts/lab/kernels --config $(SUITE) $(foreach a,$(ARCHES),--arch $(a)) \
+		$(if $(PASSES),--passes $(PASSES)) $(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
 
 kernel-check:
 	$(Q)sh kernel/check --full
