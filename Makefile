@@ -165,6 +165,7 @@ lab:
 	$(Q)$(MAKE) --no-print-directory all lab-bins
 	$(Q)mkdir -p $(B)/lab; rc=0; \
 	sh scripts/lab/kernel-ab >$(B)/lab/kernel-ab.tap 2>&1 & kab=$$!; \
+	trap 'kill $$kab 2>/dev/null; wait $$kab; exit 130' INT TERM; \
 	sh scripts/lab/run || rc=1; \
 	wait $$kab || rc=1; \
 	cat $(B)/lab/kernel-ab.tap; exit $$rc
