@@ -7,7 +7,13 @@
 #   make bench      speed benchmarks (touch loop, model)
 #   make kernel-check  apply, build and boot-test the sparc64 kernel series
 #   make lab        boot QEMU guests (arm64 with a PMU, x86-64 with NUMA and
-#                   SMT) on Debian's 6.1 kernels and run the lab suite in each
+#                   SMT) on Debian's 6.1 kernels and run the lab suite in each,
+#                   beside a small kernel A/B (scripts/lab/kernel-ab)
+#   make lab-kernels  the kernel suite (SUITE=kernel; one cell per layout by
+#                   default) on each of KERNELS (Debian versions, e.g.
+#                   "6.1.174-1 6.1.192-3-rt 6.12.117-1:transparent_hugepage=never")
+#                   on each of ARCHES (arm64 x86_64), with the verdicts of
+#                   each pair of consecutive kernels (scripts/lab/kernels)
 #   make doc       the man pages (Documentation/, Asciidoctor)
 #   make install   PREFIX (/usr/local) and DESTDIR, as git's Makefile
 #   make CROSS=aarch64-linux-gnu-   a static build for that triplet, from
@@ -73,7 +79,7 @@ MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
-.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins
+.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins lab-kernels
 # Keep the test and micro-benchmark objects (make would delete them as
 # intermediates, print a long rm line, and build them again next time).
 .SECONDARY:
@@ -152,10 +158,32 @@ lab-bins:
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) CROSS=aarch64-linux-gnu- all
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) CROSS=x86_64-linux-gnu- all
 
+# The kernel A/B (scripts/lab/kernel-ab) runs beside the lab's guests:
+# its arm64 guests keep virtual time (-icount), whatever else runs.
 lab:
 	$(Q)sh scripts/deps lab
-	$(Q)$(MAKE) --no-print-directory lab-bins
-	$(Q)sh scripts/lab/run
+	$(Q)$(MAKE) --no-print-directory all lab-bins
+	$(Q)mkdir -p $(B)/lab; rc=0; \
+	sh scripts/lab/kernel-ab >$(B)/lab/kernel-ab.tap 2>&1 & kab=$$!; \
+	trap 'kill $$kab 2>/dev/null; wait $$kab; exit 130' INT TERM; \
+	sh scripts/lab/run || rc=1; \
+	wait $$kab || rc=1; \
+	cat $(B)/lab/kernel-ab.tap; exit $$rc
+
+# The kernel lab: KERNELS and ARCHES as the comment at the top says; the
+# runs go to SGABENCH_DB, else results/sgabench.db. SUITE is the config:
+# kernel-quick (one cell per layout, 20 runs a guest) keeps the default
+# within 10 minutes on a busy 2-CPU machine; SUITE=kernel is the whole
+# kernel suite (24 cells, 120 runs a guest). PASSES (in place of the
+# config's) and LAB_JOBS (at most that many guests at once) when set.
+KERNELS ?= 6.1.174-1 6.1.176-1
+ARCHES  ?= arm64 x86_64
+SUITE   ?= kernel-quick
+lab-kernels:
+	$(Q)sh scripts/deps lab
+	$(Q)$(MAKE) --no-print-directory all lab-bins
+	$(Q)sh scripts/lab/kernels --config $(SUITE) $(foreach a,$(ARCHES),--arch $(a)) \
+		$(if $(PASSES),--passes $(PASSES)) $(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
 
 kernel-check:
 	$(Q)sh kernel/check --full
