@@ -3,7 +3,7 @@
  * synthetic runs whose truth is known: a 5 % regression in one cell,
  * unchanged cells, a missing counter, a second machine (cmpdb.h).
  */
-#include "cmpdb.h"
+#include "tests/cmpdb.h"
 #include "tap.h"
 
 static void test_nightly(void)

@@ -3,7 +3,7 @@
  * databases of synthetic runs (cmpdb.h): a +10 % step that history must
  * find, and two databases merged without loss or duplicates.
  */
-#include "cmpdb.h"
+#include "tests/cmpdb.h"
 #include "tap.h"
 
 /* 30 nights of cell=H on machine 1 with a +10 % step from nightly-2026-11-21 on. */
