@@ -86,7 +86,8 @@ enum col_flag {
 #define METRIC_COLUMNS(X) \
 	X(METRIC_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \
 	X(METRIC_NAME, "name", COL_TEXT, COL_KEY) \
-	X(METRIC_VALUE, "value", COL_REAL, 0)
+	X(METRIC_VALUE, "value", COL_REAL, 0) \
+	X(METRIC_MISSING, "missing", COL_TEXT, 0)	/* schema 6 */
 
 /* schema 2: one row per task and timed window (run --windows) */
 #define RUN_WINDOW_COLUMNS(X) \
