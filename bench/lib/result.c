@@ -47,7 +47,17 @@ void result_set_metric_missing(struct run_result *r, enum metric_id id, const ch
 		}
 	drop_gap(r, id);
 	r->missing[r->nmissing].id = id;
-	r->missing[r->nmissing++].reason = reason;
+	snprintf(r->missing[r->nmissing++].reason, sizeof(r->missing[0].reason), "%s", reason);
+}
+
+int result_set_metric_missing_named(struct run_result *r, const char *name, const char *reason)
+{
+	int id = metric_find(name);
+
+	if (id < 0)
+		return -EINVAL;
+	result_set_metric_missing(r, (enum metric_id)id, reason);
+	return 0;
 }
 
 void result_set_metric(struct run_result *r, enum metric_id id, double value)

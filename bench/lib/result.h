@@ -65,11 +65,12 @@ struct metric {
  * A run metric the run meant to give but could not, and why: a short
  * token such as "no-interrupt-line" or an ev_state name ("no-pmu").
  * Never stored as 0: the JSON output lists it under "missing" with the
- * events that are missing.
+ * events that are missing, and the store keeps it as a metric row whose
+ * value is NULL and whose missing column holds the reason (schema 6).
  */
 struct metric_gap {
 	enum metric_id id;
-	const char *reason;	/* a static string */
+	char reason[48];	/* a copy: a store reads it back from a row */
 };
 
 struct run_result {
@@ -96,9 +97,15 @@ struct run_result {
 /* Add (or replace) run metric id = value; id is a row of lib/metrics.h. */
 void result_set_metric(struct run_result *r, enum metric_id id, double value);
 
-/* Record run metric id as missing for reason (a static string); it is not
- * also set. A later result_set_metric of id clears the gap. */
+/* Record run metric id as missing for reason (copied, cut to a
+ * metric_gap's size); it is not also set. A later result_set_metric of id
+ * clears the gap. */
 void result_set_metric_missing(struct run_result *r, enum metric_id id, const char *reason);
+
+/* The same by name, for a missing metric read back from a store: 0, or
+ * -EINVAL when the registry has no metric called name (nothing is set). */
+int result_set_metric_missing_named(struct run_result *r, const char *name, const char *reason)
+	__attribute__((warn_unused_result));
 
 /*
  * The same by name, for metrics read back from a store: 0, or -EINVAL

@@ -86,7 +86,8 @@ enum col_flag {
 #define METRIC_COLUMNS(X) \
 	X(METRIC_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \
 	X(METRIC_NAME, "name", COL_TEXT, COL_KEY) \
-	X(METRIC_VALUE, "value", COL_REAL, 0)
+	X(METRIC_VALUE, "value", COL_REAL, 0) \
+	X(METRIC_MISSING, "missing", COL_TEXT, 0)	/* schema 6 */
 
 /* schema 2: one row per task and timed window (run --windows) */
 #define RUN_WINDOW_COLUMNS(X) \
@@ -156,7 +157,7 @@ enum col_flag {
 	X(VERDICT_REASON, "reason", COL_TEXT, 0) \
 	X(VERDICT_NOISE_FLOOR, "noise_floor", COL_REAL, 0) \
 	X(VERDICT_MDE, "mde", COL_REAL, 0) \
-	X(VERDICT_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 3 */
+	X(VERDICT_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 4 */
 
 #define COLUMN_ENUM(e, name, type, flags) e,
 enum machine_col { MACHINE_COLUMNS(COLUMN_ENUM) MACHINE_NCOL };

@@ -116,7 +116,7 @@ struct store_verdict {
 	const char *verdict, *method, *reason;
 	double noise_floor;	/* the cell's A/A floor used; NAN: none (stored as NULL) */
 	double mde;		/* minimum detectable effect; NAN or inf: none (NULL) */
-	const char *machine_name;	/* the machine judged (schema 3); NULL across machines */
+	const char *machine_name;	/* the machine judged (schema 4); NULL across machines */
 };
 
 /* Store n verdicts, created now, in one transaction. Returns 0 or -EIO (printed). */

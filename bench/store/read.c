@@ -214,20 +214,25 @@ static int fill_values(struct store *s, int64_t id, struct stored_run *out)
 }
 
 /*
- * Load the run metrics of run id into out. 0 or -3. A stored name this
- * build's registry does not know (another build's metric) is left out of
- * out->res; select_load_values still reads it.
+ * Load the run metrics of run id into out: a value, or (schema 6) missing
+ * with its reason, as the run held it. 0 or -3. A stored name this build's
+ * registry does not know (another build's metric) is left out of
+ * out->res; select_load_values still reads it. An older database read
+ * as it is has metric.missing from store_compat_views (NULL).
  */
 static int fill_metrics(struct store *s, int64_t id, struct stored_run *out)
 {
-	struct stmt *st = of_run(s, "SELECT name, value FROM metric WHERE run_id = ?1", id);
+	struct stmt *st = of_run(s, "SELECT name, value, missing FROM metric WHERE run_id = ?1", id);
 	int rc;
 
 	if (!st)
 		return -3;
 	while ((rc = stmt_step(st)) == STMT_ROW) {
+		const char *name = stmt_col_text(st, 0), *why = stmt_col_text(st, 2);
+
 		/* -EINVAL: a metric of another build, left out (see above) */
-		if (result_set_metric_named(&out->res, stmt_col_text(st, 0), stmt_col_double(st, 1)))
+		if (why ? result_set_metric_missing_named(&out->res, name, why)
+			: result_set_metric_named(&out->res, name, stmt_col_double(st, 1)))
 			continue;
 	}
 	stmt_finish(st);
@@ -254,9 +259,18 @@ static void sort_events(struct run_result *r)
 	}
 }
 
-/* Sort r's metrics by name. */
+/* Sort r's metrics, and the metrics it lacks, by name. */
 static void sort_metrics(struct run_result *r)
 {
+	for (unsigned i = 1; i < r->nmissing; i++) {
+		for (unsigned j = i; j > 0 && strcmp(metric_defs[r->missing[j - 1].id].name,
+						     metric_defs[r->missing[j].id].name) > 0; j--) {
+			struct metric_gap g = r->missing[j];
+
+			r->missing[j] = r->missing[j - 1];
+			r->missing[j - 1] = g;
+		}
+	}
 	for (unsigned i = 1; i < r->nmetrics; i++) {
 		for (unsigned j = i; j > 0 && strcmp(r->metric[j - 1].name, r->metric[j].name) > 0; j--) {
 			struct metric m = r->metric[j];

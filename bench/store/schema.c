@@ -166,5 +166,31 @@ const char *const store_migrations[] = {
 	"ALTER TABLE run ADD COLUMN kernel_variant TEXT;	-- SGABENCH_KERNEL_VARIANT, else the Debian version"
 	" (+ -rt/-cloud), else uname -r\n"
 	"CREATE INDEX run_kernel_variant ON run(machine_name, kernel_variant);\n",
+	/*
+	 * 6: a run metric the run could not give is kept, as value NULL with
+	 * its reason, as value.missing keeps a counter's. metric.value was NOT
+	 * NULL, which neither engine's ALTER can lift in common SQL: the table
+	 * is rebuilt (its rows copied, none missing) and the view, which
+	 * reads it, made again with the metric's reason.
+	 */
+	"DROP VIEW run_metric;\n"
+	"CREATE TABLE metric_v6 (\n"
+	"  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  name TEXT NOT NULL,			-- run-level: pte-bytes, pagetables-delta-bytes, wall-s, ...\n"
+	"  value REAL,				-- NULL when missing\n"
+	"  missing TEXT,				-- NULL, or why the run could not give it: no-interrupt-line, no-pmu, ...\n"
+	"  PRIMARY KEY (run_id, name),\n"
+	"  CHECK ((value IS NULL) = (missing IS NOT NULL))\n"
+	");\n"
+	"INSERT INTO metric_v6 (run_id, name, value) SELECT run_id, name, value FROM metric;\n"
+	"DROP TABLE metric;\n"
+	"ALTER TABLE metric_v6 RENAME TO metric;\n"
+	"CREATE VIEW run_metric (run_id, name, value, missing) AS\n"
+	"  SELECT run_id, event,\n"
+	"         CASE WHEN COUNT(value) = COUNT(*) THEN SUM(value) END,\n"
+	"         MAX(missing)\n"
+	"    FROM value GROUP BY run_id, event\n"
+	"  UNION ALL\n"
+	"  SELECT run_id, name, value, missing FROM metric;\n",
 	NULL,
 };

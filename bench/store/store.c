@@ -295,17 +295,27 @@ int store_open(const char *path, struct store **out)
 
 int store_compat_views(struct store *s, int v)
 {
+	const char *main_ = s->pg ? "" : "main.";
 	char sql[512];
 
 	/* schema 4 named the machine of each run (before: its host's name);
 	 * schema 5 recorded its kernel variant (before: unknown) */
-	if (v >= 5)
-		return 0;
-	snprintf(sql, sizeof(sql), "CREATE TEMP VIEW run AS SELECT r.*%s%s FROM %srun r"
-		 " LEFT JOIN %smachine m ON m.id = r.machine_id",
-		 v < 4 ? ", COALESCE(m.hostname, m.fingerprint) AS machine_name" : "",
-		 ", CAST(NULL AS TEXT) AS kernel_variant", s->pg ? "" : "main.", s->pg ? "" : "main.");
-	return store_exec(s, sql);
+	if (v < 5) {
+		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW run AS SELECT r.*%s%s FROM %srun r"
+			 " LEFT JOIN %smachine m ON m.id = r.machine_id",
+			 v < 4 ? ", COALESCE(m.hostname, m.fingerprint) AS machine_name" : "",
+			 ", CAST(NULL AS TEXT) AS kernel_variant", main_, main_);
+		if (store_exec(s, sql))
+			return -EIO;
+	}
+	/* schema 6 kept the metrics a run could not give (before: none kept) */
+	if (v < 6) {
+		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW metric AS SELECT x.*,"
+			 " CAST(NULL AS TEXT) AS missing FROM %smetric x", main_);
+		if (store_exec(s, sql))
+			return -EIO;
+	}
+	return 0;
 }
 
 int store_open_ro(const char *path, struct store **out)

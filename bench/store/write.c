@@ -196,6 +196,17 @@ static int put_tasks(struct store *s, int64_t run_id, const struct run_result *r
 		v[METRIC_RUN_ID] = sv_int(run_id);
 		v[METRIC_NAME] = sv_text(r->metric[i].name);
 		v[METRIC_VALUE] = sv_real(r->metric[i].value);
+		v[METRIC_MISSING] = sv_null();
+		store_batch_add(&bm, v);
+	}
+	/* a metric the run could not give: NULL with its reason, never 0 */
+	for (unsigned i = 0; i < r->nmissing; i++) {
+		struct store_val v[METRIC_NCOL];
+
+		v[METRIC_RUN_ID] = sv_int(run_id);
+		v[METRIC_NAME] = sv_text(metric_defs[r->missing[i].id].name);
+		v[METRIC_VALUE] = sv_null();
+		v[METRIC_MISSING] = sv_text(r->missing[i].reason[0] ? r->missing[i].reason : "unknown");
 		store_batch_add(&bm, v);
 	}
 	ret = store_batch_end(&bt);

@@ -35,7 +35,8 @@ static int another_builds_metric(const char *path)
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
-/* A two-task, two-event result: one counted, one missing (no-pmu). */
+/* A two-task, two-event result: one counted, one missing (no-pmu); one
+ * run metric, one missing with its reason. */
 static void make_result(struct run_result *r, struct task_result *tasks, const char *uuid)
 {
 	memset(r, 0, sizeof(*r));
@@ -61,6 +62,7 @@ static void make_result(struct run_result *r, struct task_result *tasks, const c
 		tasks[t].ev[1].state = EV_NO_PMU;
 	}
 	result_set_metric(r, MET_PTE_BYTES, 24576);
+	result_set_metric_missing(r, MET_TEARDOWN_TLB_SHOOTDOWNS, "no-interrupt-line");
 }
 
 int main(void)
@@ -109,6 +111,14 @@ int main(void)
 	is_u64(q1(db, "SELECT CAST(value AS INTEGER) FROM run_metric WHERE name = 'page-faults'"), 21, "run_metric sums the tasks");
 	is_u64(q1(db, "SELECT value IS NULL FROM run_metric WHERE name = 'dTLB-load-misses'"), 1, "run_metric total is NULL when missing");
 	is_u64(q1(db, "SELECT CAST(value AS INTEGER) FROM run_metric WHERE name = 'pte-bytes'"), 24576, "run metrics are in the view");
+	is_u64(q1(db, "SELECT COUNT(*) FROM metric WHERE name = 'teardown-tlb-shootdowns' AND value IS NULL"
+		  " AND missing = 'no-interrupt-line'"), 1, "a missing run metric is NULL with its reason");
+	is_u64(q1(db, "SELECT COUNT(*) FROM run_metric WHERE name = 'teardown-tlb-shootdowns' AND value IS NULL"
+		  " AND missing = 'no-interrupt-line'"), 1, "and so in the view");
+	ok(store_exec(db, "INSERT INTO metric (run_id, name, value) VALUES (1, 'no-value-no-reason', NULL)") != 0,
+	   "a metric row with neither a value nor a reason is refused (CHECK)");
+	ok(store_exec(db, "INSERT INTO metric (run_id, name, value, missing) VALUES (1, 'both', 1, 'no-pmu')") != 0,
+	   "and one with both");
 
 	/* A duplicate uuid fails inside the transaction: nothing of it may remain. */
 	make_result(&r, tasks, "11111111-1111-4111-8111-111111111111");
@@ -141,6 +151,9 @@ int main(void)
 	   s.res.nevents == 2 && s.res.task[1].ev[1].value == 11 && s.res.task[1].ev[0].state == EV_NO_PMU &&
 	   s.res.task[0].first_touch_faults == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
 	   "the run reads back as it was stored (the metric the registry lacks left out)");
+	ok(s.res.nmissing == 1 && s.res.missing[0].id == MET_TEARDOWN_TLB_SHOOTDOWNS &&
+	   strcmp(s.res.missing[0].reason, "no-interrupt-line") == 0,
+	   "the missing run metric reads back missing, with its reason");
 	{
 		struct run_values rv = { 0 };
 		double x = 0;

@@ -115,11 +115,13 @@ test_expect_success "all its runs, the missing column NULL" - <<-\EOT
 EOT
 
 # A schema 1 database (no per-window tables, no floor or MDE in verdicts,
-# the working set and first-touch faults under their old column names)
-# merges too: the tables it lacks are skipped, not read, and the renamed
-# columns are read by their old names. Its tasks get first-touch faults
-# (model runs have none) so that the renamed column has values to carry.
+# the working set and first-touch faults under their old column names, no
+# reason of a missing metric) merges too: the tables it lacks are skipped,
+# not read, and the renamed columns are read by their old names. Its tasks
+# get first-touch faults (model runs have none) so that the renamed column
+# has values to carry.
 cp "$TMPD/local.db" "$TMPD/v1.db"
+sqlite3 "$TMPD/v1.db" <"$top/scripts/t/fixtures/metric-v5.sql"
 sqlite3 "$TMPD/v1.db" "DROP INDEX run_kernel_variant; ALTER TABLE run DROP COLUMN kernel_variant;
 	DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
 	ALTER TABLE verdict DROP COLUMN machine_name;

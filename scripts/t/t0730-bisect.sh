@@ -121,7 +121,7 @@ test_expect_success 'a variant without runs is measured with --measure VARIANT, 
 		SELECT uuid || '-' || '\$1', machine_id, started_at, wall_s, version, backend, workload, tasks,
 		page_size, align, backing, sharedctx, sga_bytes, working_set_bytes, rounds, seed, cell, label,
 		config_json, status, machine_name, '\$1' FROM run WHERE kernel_variant = '6.1.192-3';
-		INSERT INTO metric SELECT n.id, m.name, m.value FROM run n JOIN run o ON n.uuid = o.uuid || '-' || '\$1'
+		INSERT INTO metric (run_id, name, value) SELECT n.id, m.name, m.value FROM run n JOIN run o ON n.uuid = o.uuid || '-' || '\$1'
 		JOIN metric m ON m.run_id = o.id"
 	EOF
 	oracle --kernels "6.1.170-3 6.1.172-1 6.1.174-1 6.1.190-1 6.1.192-1" --machine lab-arm64 \
