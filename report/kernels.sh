@@ -10,17 +10,10 @@
 # shellcheck disable=SC2154 # d, db, out, top and the metric lists are set by report/mkreport
 # shellcheck disable=SC2034 # kernels_page is read by report/pages.sh
 
-# kernel_metrics: the kernel suite's metrics (SWEEP_METRICS of
-# scripts/configs/kernel, without their directions), else
-# report_kernel_metrics (report/metrics.sh).
+# kernel_metrics: the kernel suite's metrics (report_kernel_metrics, from
+# scripts/configs/kernel by report/metrics.sh), without their directions.
 kernel_metrics() {
-	km=""
-	if [ -f "$top/scripts/configs/kernel" ]; then
-		# shellcheck disable=SC1091 # the kernel suite's config, when present
-		km=$(SWEEP_METRICS="" && . "$top/scripts/configs/kernel" >/dev/null 2>&1 && echo "$SWEEP_METRICS") || km=""
-	fi
-	[ -n "$km" ] || km=$report_kernel_metrics
-	for w in $km; do printf '%s\n' "${w%%:*}"; done
+	for w in $report_kernel_metrics; do printf '%s\n' "${w%%:*}"; done
 }
 
 # kernel_table FILE MACHINE: the HTML table of one metric on one machine

@@ -1,7 +1,7 @@
 # metrics.sh - sourced by report/mkreport: which metric each part of the
 # report shows. Every list is read from the metric registry ('sgabench
-# metrics': its plot and scope fields) and from the nightly config; none
-# is kept here. Event totals (task-clock, dTLB-load-misses) are not
+# metrics': its plot and scope fields) and from the nightly and kernel
+# configs; none is kept here. Event totals (task-clock, dTLB-load-misses) are not
 # registry rows; the two the report names are the only literals.
 # shellcheck shell=sh
 # shellcheck disable=SC2034 # the lists are read by the files mkreport sources
@@ -34,9 +34,11 @@ done
 # over nights; the page names them and how to see them (sgabench history).
 report_load_noise="$(registry_names scope=load) $(registry_names scope=system) task-clock"
 
-# The kernels page, when scripts/configs/kernel (the kernel suite) does not
-# name its metrics: exact counts and the phases the suite times.
-report_kernel_metrics="first-touch-faults sga-pte-bytes startup-s window-s"
+# The kernels page: the kernel suite's verdict metrics (SWEEP_METRICS of
+# scripts/configs/kernel), read as the harness reads a config (data, not
+# a program).
+report_kernel_metrics=$(config_load "$top/scripts/configs/kernel" >/dev/null && printf '%s' "$SWEEP_METRICS") ||
+	die 1 "cannot read the kernel suite's metrics"
 
 # The machines section: the first of these measured on the most machines.
 report_fleet_metrics=$(registry_names plot=fleet)
