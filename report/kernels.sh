@@ -67,24 +67,7 @@ write_kernels() {
 # kernels_html: the page, from the JSON that write_kernels listed in $kt/metrics.
 kernels_html() {
 	{
-		cat <<'HEAD'
-<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>sgabench report: kernels</title>
-<style>
-body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 1240px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
-h1 { font-size: 1.7em; margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
-.scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; } th { background: #f0f0f0; }
-th, td { white-space: nowrap; } td.w { white-space: normal; max-width: 28em; overflow-wrap: break-word; }
-td.cp { background: #fde8c8; } .empty { color: #777; font-style: italic; }
-</style>
-</head>
-<body>
-HEAD
+		html_head "sgabench report: kernels" 'th { white-space: nowrap; } td.cp { background: #fde8c8; }'
 		printf '<h1>Kernels</h1>\n<p><a href="index.html">Back to the report</a>. Generated %s from <code>%s</code>.</p>\n' \
 			"$(now_iso)" "$(html_escape "$(db_shown "$db")")"
 		printf '<p>Each table is one metric of the kernel suite on one machine: a row per cell, a column per kernel variant in Debian version order (as dpkg orders versions; the plain kernel before its flavours, no boot parameters before any), each value the median of that kernel'"'"'s runs, with the number of runs in brackets. A shaded value is a change point: the step (&#9650; up, &#9660; down) that <code>sgabench history --by kernel</code> finds among the runs in that order (%s) begins at that kernel. A dash: no run of the cell on that kernel.</p>\n' \

@@ -103,14 +103,15 @@ designs_merged() {
 	awk '{ printf "%s%s", (NR > 1 ? "; " : ""), $0 }' "$d/designs-merged.txt"
 }
 
-write_html() {
-	cat <<'HEAD'
+# html_head TITLE [CSS]: the page's head, the report's style plus CSS, and <body>.
+html_head() {
+	cat <<HEAD
 <!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>sgabench report</title>
+<title>$1</title>
 <style>
 body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; max-width: 1240px; margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
 h1 { font-size: 1.7em; margin-bottom: 0.2em; } h4 { margin: 1.4em 0 0.3em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 2em; }
@@ -121,10 +122,15 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertic
 td { white-space: nowrap; } td.w { white-space: normal; max-width: 32em; overflow-wrap: break-word; } pre { background: #f6f6f6; padding: 0.8em; white-space: pre-wrap; }
 .empty { color: #777; font-style: italic; } .broken { color: #b00; font-weight: bold; }
 nav a { margin-right: 1em; }
+${2:-}
 </style>
 </head>
 <body>
 HEAD
+}
+
+write_html() {
+	html_head "sgabench report"
 	printf '<h1>sgabench report</h1>\n<p>Generated %s from <code>%s</code> (schema version %s).</p>\n' \
 		"$(now_iso)" "$(html_escape "$(db_shown "$db")")" "$ver"
 	printf '<nav><a href="#summary">Summary</a><a href="#cover">Cover letter</a><a href="#scaling">SGA scaling</a><a href="#history">History</a><a href="#designs">TLB designs</a><a href="#machines">Machines</a><a href="#verdicts">Verdicts</a><a href="#runs">Runs</a>%s</nav>\n' \
