@@ -7,7 +7,8 @@
 # and 6.1.174-1's 0.040 exactly, +12.0467 %; 6.1.177-1's average 0.040 (1 -
 # 0.0025/6), -10.7887 % from the pulse. lab-flat has no pulse; lab-one's
 # pulse is a single run, too few to tell (insufficient, no p). Date-ordered
-# history is unchanged: it reports no pulses.
+# history is unchanged: it reports no pulses; and scripts/bisect's kernel
+# walk, a bisection, steps over a pulse, as its help says.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -63,6 +64,12 @@ test_expect_success 'every series in one call, each machine its own; date order 
 	run_sga history --db "$db" --metric startup-s --json &&
 	test_is "$(jq -r '[has("pulses"), (.series | map(has("pulses")) | any)] | map(tostring) | join(" ")' "$TMPD/out")" \
 		"false false"
+EOT
+
+test_expect_success 'the kernel walk, a bisection, steps over the pulse: history is what finds it' - <<\EOT
+	rc=0 && "$top/scripts/bisect" -q --kernels "6.1.170-3 6.1.172-1 6.1.174-1 6.1.176-1 6.1.177-1 6.1.180-1 6.1.187-1" \
+		--machine lab-pulse --metric startup-s --db "$db" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+	test_is "$rc" 0 && grep -q "^no change of 'startup-s' from 6.1.170-3 to 6.1.187-1 on lab-pulse" "$TMPD/out"
 EOT
 
 test_done
