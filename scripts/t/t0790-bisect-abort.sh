@@ -7,8 +7,9 @@
 # 2 and 3. A real 'git bisect run' over a throwaway repository (the
 # candidate is the deterministic TLB model, as in t0730) must stop with
 # its marks as they were: no commit marked bad by an error. SIGTERM and
-# SIGINT end the command being measured, with its children, and remove
-# the oracle's temporary databases.
+# SIGINT end the command being measured, with its children (a native
+# run's SysV segment included), and remove the oracle's temporary
+# databases.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -117,6 +118,13 @@ ended() {
 	esac
 }
 
+# all_ended PID...: none of them runs
+all_ended() {
+	for _p in "$@"; do
+		ended "$_p" || return 1
+	done
+}
+
 # interrupt SIGNAL STATUS: run the oracle in the background with a
 # candidate that starts a child and waits on it, send SIGNAL once the
 # child runs, and check the status, that both processes end and that the
@@ -147,6 +155,29 @@ EOT
 
 test_expect_success 'SIGINT (Ctrl-C): 130, the same' - <<\EOT
 	interrupt INT 130
+EOT
+
+# A native run as the candidate (4 KiB pages: no hugepage pool needed),
+# long enough to be running when the signal comes: its SysV segment (the
+# one whose creator is the run's pid) goes with it.
+test_expect_success 'SIGTERM during a native run: its segment removed, no process left' - <<\EOT
+	rm -rf "$TMPD/otmp" "$TMPD/cand.pid" && mkdir "$TMPD/otmp" &&
+	cand="echo \$\$ >'$TMPD/cand.pid.tmp' && mv '$TMPD/cand.pid.tmp' '$TMPD/cand.pid' &&"
+	cand="$cand exec $SGABENCH run --tasks 2 --sga-size 64m --page-size 4k --rounds 1000000"
+	TMPDIR=$TMPD/otmp "$bisect" --baseline-cmd "$big" --candidate-cmd "$cand" --metric dtlb-walks \
+		>"$TMPD/out" 2>"$TMPD/err" &
+	opid=$!
+	test_when_finished "kill \$(cat '$TMPD/cand.pid' 2>/dev/null) 2>/dev/null || :"
+	wait_until test -s "$TMPD/cand.pid" &&
+	run=$(cat "$TMPD/cand.pid") &&
+	wait_until eval 'test "$(shm_count_by "$run")" -ge 1 && test "$(pgrep -P "$run" | wc -l)" -eq 2' &&
+	tasks=$(pgrep -P "$run") &&
+	kill -TERM "$opid" &&
+	orc=0 && { wait "$opid" || orc=$?; } &&
+	test_is "$orc" 143 &&
+	wait_until all_ended $run $tasks &&
+	test_is "$(shm_count_by "$run")" 0 &&
+	test_is "$(ls -A "$TMPD/otmp")" ""
 EOT
 
 test_done
