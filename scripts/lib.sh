@@ -512,3 +512,19 @@ db_exec() {
 		"$SGABENCH" db exec --db "$_db" -- "$@"
 	fi
 }
+
+# kill_tree PID: stop PID and every process below it (found by parent id,
+# pgrep -P), top down so that none starts another, then end them all with
+# SIGTERM, which lets each clean up (segments, pools, databases). A script
+# runs its children in the background for this: there a shell ignores
+# SIGINT, so Ctrl-C alone would not end them, and a signal's trap runs at
+# once instead of after the foreground child.
+# shellcheck disable=SC2317 # called by traps
+kill_tree() {
+	kill -STOP "$1" 2>/dev/null || return 0
+	for _child in $(pgrep -P "$1" 2>/dev/null); do
+		kill_tree "$_child"
+	done
+	kill -TERM "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null || :
+}

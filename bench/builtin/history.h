@@ -46,6 +46,8 @@ struct series {
 	double *z;
 	struct change_point cp[64];
 	int ncp;
+	struct pulse pulse[64];	/* --by kernel: one-variant pulses (stats_pulses), points as indices */
+	int npulse;
 	size_t skipped;		/* runs without a value for the metric */
 	double *rv;		/* per night: every run's value, in order */
 	size_t *rnight;		/* the point (night) of rv[i] */
@@ -94,5 +96,18 @@ int history_kernels_json(struct json *j, const struct series *s, size_t n);
 size_t history_drop_empty(struct series *s, size_t *n);
 
 int history_kernel_load(struct store *db, const struct hist_opts *o, struct series *s);
+
+/*
+ * --by kernel: the variants of s whose runs differ from both neighbours'
+ * (stats_pulses at --pvalue and --min-change, STATS_MIN_RUNS runs a
+ * variant), into s->pulse. Returns 0 or -ENOMEM.
+ */
+int history_kernel_pulses(const struct hist_opts *o, struct series *s);
+
+/* A pulse's verdict, in compare's words: regression, improvement, insufficient, or change (no direction). */
+const char *history_pulse_verdict(const char *metric, const struct pulse *p);
+
+/* Pulse i of series s as an object; with_series adds its cell and machine. */
+void history_pulse_json(struct json *j, const char *metric, const struct series *s, int i, int with_series);
 
 #endif

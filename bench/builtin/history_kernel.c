@@ -169,3 +169,14 @@ int history_kernels_json(struct json *j, const struct series *s, size_t n)
 	free(v);
 	return 0;
 }
+
+int history_kernel_pulses(const struct hist_opts *o, struct series *s)
+{
+	int n = stats_pulses(s->rv, s->rnight, s->nr, o->pvalue, o->min_change, STATS_MIN_RUNS,
+			     s->pulse, sizeof(s->pulse) / sizeof(s->pulse[0]));
+
+	if (n < 0)
+		return n;
+	s->npulse = n;
+	return 0;
+}

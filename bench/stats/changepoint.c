@@ -17,6 +17,16 @@
  * min_magnitude; history uses compare's 2 % threshold), which removes
  * those. The lookback z-score
  * is a second, independent alarm that reacts to one wild night at once.
+ *
+ * Binary segmentation cannot see a pulse, one group of runs (a kernel
+ * variant) that differs from the groups on both sides: every single split
+ * leaves the pulse's runs beside the unchanged runs of its other side,
+ * which dilutes both the divergence and the t-test. stats_pulses tests
+ * each group against each neighbour instead, using the group's own runs
+ * for its variance; requiring both differences (intersection-union)
+ * keeps a step from reading as a pulse, and Holm's adjustment over the
+ * groups tested bounds the chance of any false pulse in a series by the
+ * same p threshold, under any dependence between neighbouring tests.
  */
 #include <errno.h>
 #include <math.h>
@@ -184,4 +194,101 @@ int stats_zscores(const double *x, size_t n, size_t lookback, size_t min_prior, 
 			z[i] = x[i] == mean ? 0 : copysign(INFINITY, x[i] - mean);
 	}
 	return 0;
+}
+
+/* A run of equal g: the runs of one group. */
+struct span {
+	size_t g, from, n;
+};
+
+/* Holm's step-down adjustment of p[0..m) in place (NAN entries untouched). */
+static int holm(double *p, size_t m)
+{
+	size_t *ix = malloc((m + 1) * sizeof(*ix)), k = 0;
+	double run = 0;
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < m; i++)
+		if (!isnan(p[i]))
+			ix[k++] = i;
+	for (size_t i = 1; i < k; i++)	/* insertion sort by p, then index: a total order */
+		for (size_t j = i; j > 0 && p[ix[j - 1]] > p[ix[j]]; j--) {
+			size_t t = ix[j];
+
+			ix[j] = ix[j - 1];
+			ix[j - 1] = t;
+		}
+	for (size_t j = 0; j < k; j++) {
+		double a = fmin(1, (double)(k - j) * p[ix[j]]);
+
+		run = fmax(run, a);
+		p[ix[j]] = run;
+	}
+	free(ix);
+	return (int)k;
+}
+
+/* The relative difference of a from b: a / b - 1 (sign-safe). */
+static double rel(double a, double b)
+{
+	return (a - b) / fabs(b);
+}
+
+int stats_pulses(const double *x, const size_t *g, size_t n, double pmax, double min_rel,
+		 size_t min_runs, struct pulse *out, size_t max)
+{
+	struct span *sp = malloc((n + 1) * sizeof(*sp));
+	double *p = malloc((n + 1) * sizeof(*p));
+	size_t ns = 0, k = 0;
+	int m;
+
+	if (!sp || !p) {
+		free(sp);
+		free(p);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!ns || sp[ns - 1].g != g[i])
+			sp[ns++] = (struct span){ g[i], i, 0 };
+		sp[ns - 1].n++;
+	}
+	for (size_t s = 0; s < ns; s++) {
+		p[s] = NAN;
+		if (s == 0 || s + 1 == ns || sp[s].n < min_runs || sp[s - 1].n < min_runs ||
+		    sp[s + 1].n < min_runs)
+			continue;
+		p[s] = fmax(stats_welch_p(x + sp[s].from, sp[s].n, x + sp[s - 1].from, sp[s - 1].n),
+			    stats_welch_p(x + sp[s].from, sp[s].n, x + sp[s + 1].from, sp[s + 1].n));
+	}
+	m = holm(p, ns);
+	if (m < 0) {
+		free(sp);
+		free(p);
+		return m;
+	}
+	for (size_t s = 1; s + 1 < ns && k < max; s++) {
+		const struct span *a = &sp[s - 1], *v = &sp[s], *b = &sp[s + 1];
+		struct pulse q = { v->g, a->g, b->g, v->n, a->n, b->n,
+				   stats_mean(x + v->from, v->n), stats_mean(x + a->from, a->n),
+				   stats_mean(x + b->from, b->n), NAN, NAN, (size_t)m, 0 };
+		double up = rel(q.mean, q.mean_prev), down = rel(q.mean, q.mean_next);
+
+		/* the same direction against both, and large enough against both */
+		if (!(up * down > 0 && fabs(up) >= min_rel && fabs(down) >= min_rel))
+			continue;
+		if (isnan(p[s])) {
+			q.insufficient = 1;
+		} else {
+			q.p_holm = p[s];
+			q.p = fmax(stats_welch_p(x + v->from, v->n, x + a->from, a->n),
+				   stats_welch_p(x + v->from, v->n, x + b->from, b->n));
+			if (!(q.p_holm < pmax))
+				continue;
+		}
+		out[k++] = q;
+	}
+	free(sp);
+	free(p);
+	return (int)k;
 }

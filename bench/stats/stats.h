@@ -226,6 +226,38 @@ struct change_point {
 };
 
 /*
+ * One group (a kernel variant) whose runs differ from both neighbouring
+ * groups' runs the same way by min_rel or more: a pulse, a change that
+ * the next group undid (6.1.176-1 slower, 6.1.177-1 fixed it).
+ */
+struct pulse {
+	size_t index;		/* the group, as g[] numbers it */
+	size_t prev, next;	/* its neighbouring groups */
+	size_t n, n_prev, n_next;	/* their runs */
+	double mean, mean_prev, mean_next;
+	double p;		/* max of the Welch p against each neighbour; NAN when insufficient */
+	double p_holm;		/* p, Holm-adjusted over the groups tested; NAN when insufficient */
+	size_t tested;		/* how many groups were tested (Holm's m) */
+	int insufficient;	/* large enough, but a group has fewer than min_runs runs */
+};
+
+/*
+ * Single-group pulses in grouped runs: x[0..n) with g[i] the group of run
+ * i, g non-decreasing. Each group with a neighbour on both sides is tested
+ * against each neighbour's runs (Welch) and p is the larger of the two
+ * (an intersection-union test: both must differ, so a step is not a
+ * pulse); the p of all groups tested (each with >= min_runs runs, as do
+ * both neighbours) are Holm-adjusted, which holds the chance of any false
+ * pulse in the series to pmax. A pulse needs p_holm < pmax and both
+ * relative differences >= min_rel in the same direction; a group that
+ * has the differences but too few runs (or a neighbour with too few) is
+ * written as insufficient, never as a pulse. Writes at most max results
+ * in group order; returns their number, or -ENOMEM.
+ */
+int stats_pulses(const double *x, const size_t *g, size_t n, double pmax, double min_rel,
+		 size_t min_runs, struct pulse *out, size_t max);
+
+/*
  * E-divisive means with a t-test (Hunter/Otava) over x[0..n-1]: split a
  * segment at the point of maximum windowed energy divergence, keep the
  * split if the Welch t-test between the two sides gives p < pmax, and

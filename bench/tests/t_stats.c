@@ -324,6 +324,85 @@ static void test_change_points(void)
 	ok(z[29] == 0 && isinf(z[30]) && z[30] > 0, "a constant history: z 0, then +inf on a change");
 }
 
+/* Groups of RUNS runs each, group k's runs at g = k; noise cv around 1000. */
+static void grouped(struct rng *r, double *x, size_t *g, int groups, int runs, double cv)
+{
+	for (int k = 0; k < groups; k++) {
+		rng_noisy(r, x + k * runs, (size_t)runs, 1000, cv);
+		for (int j = 0; j < runs; j++)
+			g[k * runs + j] = (size_t)k;
+	}
+}
+
+static void test_pulses(void)
+{
+	enum { GROUPS = 8, RUNS = 6, AT = 4, TRIALS = 100, NOISE_TRIALS = 1000 };
+	double x[GROUPS * RUNS], worst = 0;
+	size_t g[GROUPS * RUNS], n = GROUPS * RUNS;
+	struct pulse pu[GROUPS];
+	struct rng r;
+	int found = 0, loose = 0, strict = 0, k;
+
+	rng_seed(&r, 1776, 0);
+	for (int t = 0; t < TRIALS; t++) {	/* one group 10 % higher, 1 % noise */
+		grouped(&r, x, g, GROUPS, RUNS, 0.01);
+		for (int j = 0; j < RUNS; j++)
+			x[AT * RUNS + j] *= 1.10;
+		k = stats_pulses(x, g, n, STATS_CP_PVALUE, STATS_CP_MIN_REL, STATS_MIN_RUNS, pu, GROUPS);
+		if (k == 1 && pu[0].index == AT && !pu[0].insufficient && pu[0].prev == AT - 1 &&
+		    pu[0].next == AT + 1 && pu[0].tested == GROUPS - 2) {
+			found++;
+			worst = fmax(worst, fabs(pu[0].mean / pu[0].mean_prev - 1.10));
+		}
+	}
+	printf("# a +10%% pulse in group %d (6 runs a group, 1%% CV): found alone in %d of %d series, "
+	       "size within %.3f of 0.10\n", AT, found, TRIALS, worst);
+	ok(found == TRIALS, "a 10%% one-group pulse is found, at its group, alone (%d/%d)", found, TRIALS);
+	/* the mean of 6 runs of 1 % noise is within 4.5 sigma = 1.8 % of its truth, either group */
+	ok(worst < 0.03, "its size is the pulse's (+10%%) within the noise of the means (%.3f)", worst);
+
+	for (int t = 0; t < NOISE_TRIALS; t++) {
+		grouped(&r, x, g, GROUPS, RUNS, 0.01);
+		loose += stats_pulses(x, g, n, 0.05, 0, STATS_MIN_RUNS, pu, GROUPS) > 0;
+		strict += stats_pulses(x, g, n, STATS_CP_PVALUE, STATS_CP_MIN_REL, STATS_MIN_RUNS,
+				       pu, GROUPS) > 0;
+	}
+	printf("# pure noise, %d series of %d groups: %d with a pulse at p 0.05 (Holm), %d at the "
+	       "defaults\n", NOISE_TRIALS, GROUPS, loose, strict);
+	ok(loose <= NOISE_TRIALS / 20, "Holm holds a noise series' chance of any pulse to p 0.05 (%d/%d)",
+	   loose, NOISE_TRIALS);
+	ok(strict == 0, "at the defaults no noise series has a pulse (%d/%d)", strict, NOISE_TRIALS);
+
+	grouped(&r, x, g, GROUPS, RUNS, 0.01);	/* a step of 10 % is no pulse */
+	for (int i = AT * RUNS; i < (int)n; i++)
+		x[i] *= 1.10;
+	ok(stats_pulses(x, g, n, STATS_CP_PVALUE, STATS_CP_MIN_REL, STATS_MIN_RUNS, pu, GROUPS) == 0,
+	   "a step is not a pulse: the group after it does not differ from the next");
+
+	for (int i = 0; i < (int)n; i++)	/* an exact count: 3 runs a group, group 2 doubled */
+		x[i] = 4096;
+	for (int i = 0; i < 3 * GROUPS; i++)
+		g[i] = (size_t)(i / 3);
+	for (int j = 0; j < 3; j++)
+		x[2 * 3 + j] = 8192;
+	k = stats_pulses(x, g, 3 * GROUPS, STATS_CP_PVALUE, STATS_CP_MIN_REL, STATS_MIN_RUNS, pu, GROUPS);
+	ok(k == 1 && pu[0].index == 2 && pu[0].p_holm == 0 && pu[0].mean == 8192 &&
+	   pu[0].mean_prev == 4096 && pu[0].mean_next == 4096, "an exact pulse: found with p 0");
+
+	/* group 2 with one run: as large, but insufficient, with no p; groups 1, 2
+	 * and 3 (it and its neighbours) are not tested; the interior 4, 5, 6 are */
+	n = 0;
+	for (int k2 = 0; k2 < GROUPS; k2++)
+		for (int j = 0; j < (k2 == 2 ? 1 : 3); j++) {
+			g[n] = (size_t)k2;
+			x[n++] = k2 == 2 ? 8192 : 4096;
+		}
+	k = stats_pulses(x, g, n, STATS_CP_PVALUE, STATS_CP_MIN_REL, STATS_MIN_RUNS, pu, GROUPS);
+	ok(k == 1 && pu[0].index == 2 && pu[0].insufficient && pu[0].n == 1 && isnan(pu[0].p) &&
+	   isnan(pu[0].p_holm) && pu[0].tested == GROUPS - 5,
+	   "a pulse of one run: insufficient, no p, and not one of the groups tested");
+}
+
 int main(void)
 {
 	test_descriptive();
@@ -336,5 +415,6 @@ int main(void)
 	test_decisions();
 	test_many_cells();
 	test_change_points();
+	test_pulses();
 	return done_testing();
 }

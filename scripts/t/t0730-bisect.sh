@@ -3,8 +3,9 @@
 # TLB model, whose counts are exact (dtlb-walks: 64 with a 128-entry TLB,
 # 256 with 16 entries for this cell), so nothing here depends on the
 # machine's speed: good exits 0, bad 1, a timing that 3 runs a side cannot
-# resolve 125; a real 'git bisect run' over a temporary repository whose
-# build shrinks the TLB at a known commit names that commit; and the walk
+# resolve 125, a usage error 130 (t0790 tests the error exits); a real
+# 'git bisect run' over a temporary repository whose build shrinks the
+# TLB at a known commit names that commit; and the walk
 # over kernel variants (fixtures/kernels.sql) names the first changed one,
 # measuring a missing variant with --measure.
 # shellcheck source=scripts/t/test-lib.sh
@@ -58,13 +59,13 @@ test_expect_success 'stored baseline runs (--baseline SEL --db), the database le
 	test_is "$(sqlite3 "$TMPD/base.db" "SELECT COUNT(*) FROM run")" "$before"
 EOT
 
-test_expect_success 'a candidate command that fails: skip (125); usage errors: 2' - <<\EOT
+test_expect_success 'a candidate command that fails: skip (125); usage errors: 130 (2 + 128)' - <<\EOT
 	oracle --baseline-cmd "$big" --candidate-cmd "false" --metric dtlb-walks &&
 	test_is "$rc" 125 && grep -q "candidate command failed" "$TMPD/err" &&
-	oracle --candidate-cmd "$big" --metric dtlb-walks && test_is "$rc" 2 &&
-	oracle --baseline-cmd "$big" --candidate-cmd "$big" && test_is "$rc" 2 &&
-	oracle --baseline-cmd "$big" --candidate-cmd "$big" --metric m --threshold x && test_is "$rc" 2 &&
-	oracle --baseline-cmd "$big" --candidate-cmd "$big" --metric m --min-runs 5 --max-runs 2 && test_is "$rc" 2
+	oracle --candidate-cmd "$big" --metric dtlb-walks && test_is "$rc" 130 &&
+	oracle --baseline-cmd "$big" --candidate-cmd "$big" && test_is "$rc" 130 &&
+	oracle --baseline-cmd "$big" --candidate-cmd "$big" --metric m --threshold x && test_is "$rc" 130 &&
+	oracle --baseline-cmd "$big" --candidate-cmd "$big" --metric m --min-runs 5 --max-runs 2 && test_is "$rc" 130
 EOT
 
 # A repository of 9 commits whose "build" writes the TLB size the
