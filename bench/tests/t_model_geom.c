@@ -102,7 +102,7 @@ static void hashed_cyclic(void)
 		memset(&m, 0, sizeof(m));
 		snprintf(m.name, sizeof(m.name), "hashed");
 		m.nlevels = 1;
-		m.level[0] = (struct model_level){ "l2d", e, w, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 1 };
+		m.level[0] = (struct model_level){ "l2d", e, w, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 1, { 0 } };
 		m.tag = TAG_ASID;
 		m.cores = m.strands = 1;
 		for (unsigned p = sets * w / 2; p <= sets * w + sets; p += sets / 4) {
@@ -140,7 +140,7 @@ static void knees(void)
 		memset(&m, 0, sizeof(m));
 		snprintf(m.name, sizeof(m.name), "knee");
 		m.nlevels = 1;
-		m.level[0] = (struct model_level){ "l2d", e, w, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 };
+		m.level[0] = (struct model_level){ "l2d", e, w, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } };
 		m.tag = TAG_ASID;
 		m.cores = m.strands = 1;
 		base_run(&r, "rounds", 1, reach, rounds);
