@@ -66,10 +66,16 @@ static int hardware_can(const struct sim_cfg *c, const struct model_machine *m,
 static int heap_prepare(const struct sim_cfg *c, struct model_run *r, char *err, size_t errlen)
 {
 	char b[32];
+	int page = model_psz_parse(c->heap_page ? c->heap_page : "4k", &r->heap_psz);
 
-	if (!c->heap_size)
-		return 0;
-	if (model_psz_parse(c->heap_page ? c->heap_page : "4k", &r->heap_psz)) {
+	if (!c->heap_size) {
+		/* a heap setting alone would name a distinct cell for the same run */
+		if (c->heap_share == 25 && !page && r->heap_psz == PSZ_4K)
+			return 0;
+		snprintf(err, errlen, "--heap-page-size and --heap-share describe the heap: give --heap-size");
+		return -EINVAL;
+	}
+	if (page) {
 		snprintf(err, errlen, "--heap-page-size '%s': not a page size the model knows (4k..16g)",
 			 c->heap_page);
 		return -EINVAL;
