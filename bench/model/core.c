@@ -96,6 +96,7 @@ void core_free(struct fcore *c)
 	for (unsigned u = 0; u < c->nlv; u++)
 		level_free(&c->lv[u]);
 	free(c->loc);
+	free(c->mu.loc);
 	free(c->tags);
 	for (unsigned s = 0; s < c->nsd; s++)
 		free(c->sd[s].q);

@@ -3,8 +3,10 @@
  * (model_run.heap_pages): two page sizes in one run, for the fast
  * simulator. Such a core keeps one fast level (level.h) for each machine
  * level and each partition of its ways (model_level_ways()) that an area
- * takes, finds keys through the levels' hash indexes (no loc table: a key
- * probes only the levels that hold its size), and never skips periods.
+ * takes, finds keys through its own loc table (one row per dense id, of
+ * which an access reads the columns of its area's levels: a key probes
+ * only the levels that hold its size) or, beyond model_loc_limit, the
+ * levels' hash indexes, and never skips periods.
  * The single-size path (access.h, step.c) is not involved: it reaches
  * access_multi() only where it already takes the hash-index path.
  * Semantics as ref.c's: after the area's access j come
@@ -15,15 +17,52 @@
 #include <stdlib.h>
 #include "model/access.h"
 
+/*
+ * Dense ids for core c's keys, as core.c numbers them, with the heap's:
+ * for each distinct tag (in order of first use) span ids, the area's key
+ * pages first, then the start-up pages, then the heap's. Sets the tasks'
+ * id bases and c->tags and c->span; returns the number of ids, or
+ * UINT64_MAX when out of memory (the hash indexes are used then).
+ */
+static uint64_t number_ids_multi(struct fcore *c)
+{
+	uint64_t area = c->r->pages << model_words_shift(c->m, c->r), ntags = 0;
+	uint64_t span = area + c->r->startup + c->r->heap_pages;
+	uint64_t *tags = malloc(2 * (c->ntasks + 1) * sizeof(*tags));
+
+	if (!tags)
+		return UINT64_MAX;
+	c->tags = tags;
+	c->span = span;
+	for (unsigned j = 0; j < c->ntasks; j++) {
+		struct ftask *t = &c->t[c->tasks[j]];
+		uint64_t want[2] = { t->ikey >> 32, t->pkey >> 32 }, slot[2];
+
+		for (unsigned h = 0; h < 2; h++) {
+			for (slot[h] = 0; slot[h] < ntags && tags[slot[h]] != want[h]; slot[h]++)
+				;
+			if (slot[h] == ntags)
+				tags[ntags++] = want[h];
+		}
+		t->idbase = (uint32_t)(slot[0] * span);
+		t->pidbase = (uint32_t)(slot[1] * span + area);
+		t->heap->hidbase = (uint32_t)(slot[1] * span + area + c->r->startup);
+	}
+	return ntags * span;
+}
+
 int core_init_multi(struct fcore *c, unsigned cn)
 {
 	const struct model_machine *m = c->m;
 	const struct model_run *r = c->r;
+	struct fmulti *mu = &c->mu;
+	uint64_t nids;
 
 	c->multi = 1;
+	/* the levels: one per machine level and partition an area takes */
 	for (unsigned k = 0; k < m->nlevels; k++) {
 		const struct model_level *ml = &m->level[k];
-		int first = (int)c->nlv;
+		unsigned first = c->nlv;
 
 		for (unsigned a = 0; a < MODEL_AREAS; a++) {
 			unsigned psz = model_area_psz(r, a), u;
@@ -31,20 +70,32 @@ int core_init_multi(struct fcore *c, unsigned cn)
 			if (!(ml->psz_mask & (1u << psz)))
 				continue;
 			/* the other area's level, when it is the same partition */
-			for (u = (unsigned)first; u < c->nlv; u++)
+			for (u = first; u < c->nlv; u++)
 				if (!model_level_parted(ml) ||
 				    model_entry_psz(ml, model_area_psz(r, 1 - a)) == model_entry_psz(ml, psz))
 					break;
 			if (u == c->nlv) {
 				if (c->nlv == MODEL_LEVELS)
 					return -EINVAL;	/* model_check() refuses this */
-				if (level_init(&c->lv[c->nlv], m, k, psz, 1, cn, r->seed, NULL, 0, 0))
-					return -ENOMEM;
-				c->nlv++;
+				mu->k[c->nlv] = k;
+				mu->psz[c->nlv++] = psz;
 			}
-			c->mu.u[a][c->mu.n[a]] = u;
-			c->mu.shift[a][c->mu.n[a]++] = !a && r->words > 1 ? 0 : model_held_shift(ml, psz);
+			mu->u[a][mu->n[a]] = u;
+			mu->shift[a][mu->n[a]++] = !a && r->words > 1 ? 0 : model_held_shift(ml, psz);
 		}
+	}
+	nids = number_ids_multi(c);
+	if (nids <= model_loc_limit / c->nlv) {
+		mu->loc = calloc((nids + 1) * c->nlv, sizeof(*mu->loc));	/* row nids: empty slots' */
+		if (!mu->loc)
+			return -ENOMEM;
+	}
+	for (unsigned u = 0; u < c->nlv; u++) {
+		if (level_init(&c->lv[u], m, mu->k[u], mu->psz[u], 1, cn, r->seed, mu->loc ? mu->loc + u : NULL,
+			       c->nlv, (uint32_t)nids))
+			return -ENOMEM;
+		c->lv[u].tags = c->tags;
+		c->lv[u].span = c->span;
 	}
 	return 0;
 }
@@ -61,44 +112,85 @@ static uint32_t next_heap_page(struct ftask *t)
 	return h->buf[h->bpos++];
 }
 
+/* The set of page (its number in its area) in level l, shifted by shift. */
+static inline size_t multi_set(const struct flevel *l, uint32_t page, unsigned shift)
+{
+	uint64_t key = (uint64_t)page << shift;
+
+	if (l->sets == 1)
+		return 0;
+	if (l->hashed)	/* model_set_of(): the hash is below 2^32 */
+		key = (key * 0x9e3779b97f4a7c15ull) >> 32;
+	else if (!(l->sets & (l->sets - 1)))
+		return (size_t)(key & (l->sets - 1));
+	if (key >> 32)
+		return (size_t)(key % l->sets);
+	/* key % sets for a key below 2^32, without a division (level_set()) */
+	return (size_t)(((__uint128_t)(l->set_mul * key) * l->sets) >> 64);
+}
+
 void access_multi(struct fcore *c, struct ftask *t)
 {
 	struct fheap *h = t->heap;
 	const struct fmulti *mu = &c->mu;
+	const unsigned *lvs;
 	size_t set[MODEL_LEVELS];
-	uint32_t page, setpage;
+	uint32_t page, setpage, id;
 	uint64_t key;
-	unsigned a = 0, hit, i;
+	unsigned a = 0, hit, i, n;
 
 	if (h->owed) {
 		a = 1;
 		h->owed--;
 		setpage = next_heap_page(t);
 		key = t->pkey | (MODEL_HEAP_PAGE0 + setpage);
+		id = h->hidbase + setpage;
 	} else {
 		page = next_page(t, c->r->startup);
-		if (page < MODEL_STARTUP_PAGE0)
-			h->owed = model_heap_after(c->r, ++h->area_done);
-		key = (page < MODEL_STARTUP_PAGE0 ? t->ikey : t->pkey) | page;
+		if (page < MODEL_STARTUP_PAGE0) {
+			/* model_heap_after() of the area's access j, from floor(j
+			   s / d) - floor((j - 1) s / d) = ((j - 1) s mod d + s) / d */
+			h->rem += c->r->heap_share;
+			h->owed = h->rem / (100 - c->r->heap_share);
+			h->rem %= 100 - c->r->heap_share;
+		}
+		key = page_key(t, page, &id);
 		setpage = page;
 	}
 	h->acc[a]++;
-	hit = mu->n[a];
-	for (i = 0; i < mu->n[a]; i++) {
-		struct flevel *l = &c->lv[mu->u[a][i]];
-		long slot;
+	lvs = mu->u[a];
+	n = mu->n[a];
+	hit = n;
+	if (mu->loc) {
+		/* the key's row says at once which levels hold it */
+		const uint32_t *row = mu->loc + (size_t)id * c->nlv;
 
-		set[i] = model_set_of((uint64_t)setpage << mu->shift[a][i], l->sets, l->hashed);
-		slot = level_find(l, key);
-		if (slot >= 0) {
-			level_use(l, set[i], (unsigned)((size_t)slot - set[i] * l->ways));
-			hit = i;
-			break;
+		for (i = 0; i < n; i++)
+			if (row[lvs[i]]) {
+				hit = i;
+				break;
+			}
+		for (i = 0; i <= hit && i < n; i++)
+			set[i] = multi_set(&c->lv[lvs[i]], setpage, mu->shift[a][i]);
+		if (hit < n)
+			level_use(&c->lv[lvs[hit]], set[hit], row[lvs[hit]] - 1);
+	} else {
+		for (i = 0; i < n; i++) {
+			struct flevel *l = &c->lv[lvs[i]];
+			long slot;
+
+			set[i] = multi_set(l, setpage, mu->shift[a][i]);
+			slot = level_find(l, key);
+			if (slot >= 0) {
+				level_use(l, set[i], (unsigned)((size_t)slot - set[i] * l->ways));
+				hit = i;
+				break;
+			}
 		}
 	}
 	h->hit[a][hit]++;
 	for (i = 0; i < hit; i++)
-		level_fill(&c->lv[mu->u[a][i]], set[i], key, 0);
+		level_fill(&c->lv[lvs[i]], set[i], key, id);
 }
 
 int heap_init(struct ftask *t, const struct model_run *r, unsigned i)

@@ -42,17 +42,25 @@ struct fheap {
 	struct wl_stream s;
 	uint32_t *buf;
 	unsigned bpos, blen;
-	uint64_t area_done, owed;
+	uint64_t owed;
+	unsigned rem;		/* (the area's accesses so far) x share mod (100 - share) */
+	uint32_t hidbase;	/* dense id of heap page 0 (with struct fmulti's loc) */
 	uint64_t acc[MODEL_AREAS];
 	uint64_t hit[MODEL_AREAS][MODEL_LEVELS + 1];
 };
 
 /* A core of a run with a heap: which of its levels (lv[]) each area
- * probes, in order, and with what set-index shift. */
+ * probes, in order, and with what set-index shift; the machine level and
+ * page size each of lv[] was made for; and its own loc table (level.h:
+ * id -> way + 1 in each of lv[]), or NULL for the levels' hash indexes.
+ * The core's loc stays NULL, so that the single-size path's dispatch
+ * sends its accesses here (step.c). */
 struct fmulti {
 	unsigned n[MODEL_AREAS];
 	unsigned u[MODEL_AREAS][MODEL_LEVELS];
 	unsigned shift[MODEL_AREAS][MODEL_LEVELS];
+	unsigned k[MODEL_LEVELS], psz[MODEL_LEVELS];
+	uint32_t *loc;
 };
 
 struct fstrand {
