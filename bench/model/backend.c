@@ -175,6 +175,7 @@ static void model_describe(const struct model_plan *p)
 		info(2, "sim: and a private heap per task: %llu pages of %s, %u%% of the accesses after start-up",
 		     (unsigned long long)r->heap_pages, model_psz_name(r->heap_psz), r->heap_share);
 	info(2, "sim: simulator: %s", p->cfg.reference ? "the brute-force reference (one access at a time)"
+	     : r->heap_pages ? "the fast one (with a heap: multi.c, no period skipping)"
 	     : "the fast one (exact period skipping)");
 }
 
