@@ -267,6 +267,52 @@ static void zen2_partition(void)
 	}
 }
 
+/*
+ * Split ways keep sizes apart: on Zen 2, a 2m area whose pages fall at
+ * most 2 to a set of the L2's hash (its 2M ways) beside a cyclic 4k heap
+ * of 3000 pages taking 98 % of the accesses (more pages than the 4K ways
+ * hold and than the 64-entry L1: every access reaches the L2; some 38
+ * heap pages a set between two uses of an area page) walks for the area
+ * only on first touches; with the same L2 unsplit (12 ways any size),
+ * the heap evicts the area.
+ */
+static void zen2_apart(void)
+{
+	struct model_machine m;
+	struct model_run r;
+	struct model_stats st;
+	unsigned load[170] = { 0 }, most = 0;
+	uint64_t area = 0, split, whole;
+	char err[200];
+	int eq;
+
+	/* the most pages 0..n-1 with at most 2 in a set */
+	while (area < 170) {
+		unsigned s = model_set_of(area, 170, 1);
+
+		if (load[s] == 2)
+			break;
+		if (++load[s] > most)
+			most = load[s];
+		area++;
+	}
+	model_preset_find("amd-zen2", &m);
+	base_run(&r, "rounds", 1, PSZ_2M, area, 20);
+	add_heap(&r, PSZ_4K, 3000, 98);
+	eq = agree(&m, &r, 1, &st);
+	split = st.task[0].area_walks[0];
+	model_stats_free(&st);
+	model_parse_tlb("l1d:64,full,lru,ps=4k+2m+1g;l2d:2048,12way,lru,ps=4k+2m+1g>2m,index=hash", &m, err,
+			sizeof(err));
+	eq = eq && agree(&m, &r, 1, &st);
+	whole = st.task[0].area_walks[0];
+	model_stats_free(&st);
+	ok(eq && most <= 2 && area > 20 && split == area && whole > area,
+	   "amd-zen2: %llu 2m pages (at most %u a set) beside a cyclic 3000-page 4k heap (98 %%) walk %llu times with "
+	   "the ways split (first touches), %llu with 12 ways any size; = reference", (unsigned long long)area,
+	   most, (unsigned long long)split, (unsigned long long)whole);
+}
+
 /* A random level for against_reference(): sizes from 4k, 2m, 1g. */
 static void random_level(struct rng *g, struct model_level *lv, unsigned k)
 {
@@ -406,6 +452,7 @@ int main(void)
 	skylake_compete();
 	partitioned();
 	zen2_partition();
+	zen2_apart();
 	against_reference();
 	presets();
 	return done_testing();
