@@ -133,10 +133,12 @@ static int heap_check(const struct model_machine *m, const struct model_run *r, 
 	if (!r->heap_pages)
 		return 0;
 	if (r->heap_share < 1 || r->heap_share > 99 || r->heap_pages >= MODEL_MAX_HEAP_PAGES ||
+	    model_heap_base(r, r->ntasks) > MODEL_MAX_HEAP_PAGES ||
 	    r->heap_psz >= PSZ_N || r->startup > MODEL_HEAP_PAGE0 - MODEL_STARTUP_PAGE0 ||
 	    model_round_accesses(r) * r->rounds > UINT64_MAX >> 8) {
-		snprintf(err, errlen, "heap: a share of 1..99 percent, fewer than %llu pages, at most 2^30 "
-			 "start-up pages and 2^56 accesses of the area", (unsigned long long)MODEL_MAX_HEAP_PAGES);
+		snprintf(err, errlen, "heap: a share of 1..99 percent, fewer than %llu pages (all threads' "
+			 "together), at most 2^30 start-up pages and 2^56 accesses of the area",
+			 (unsigned long long)MODEL_MAX_HEAP_PAGES);
 		return -EINVAL;
 	}
 	for (unsigned k = 0; k < m->nlevels; k++) {

@@ -209,10 +209,11 @@ struct model_run {
 	   word per page, interleaved with the area's: after the area's
 	   (post-start-up) access j = 1, 2, ... come model_heap_after(r, j)
 	   heap accesses, so that heap_share percent of a task's accesses
-	   after start-up are the heap's (within one). Heap page h is page
-	   MODEL_HEAP_PAGE0 + h of the task's own context; its set in a level
-	   is that of page number h (the heap as if at an address aligned to
-	   every level's reach). */
+	   after start-up are the heap's (within one). Heap page h of task i
+	   is page MODEL_HEAP_PAGE0 + b + h of the task's own context, its set
+	   in a level that of page number b + h, b = model_heap_base(): the
+	   processes' heaps at one address (aligned to every level's reach),
+	   the threads' (one address space) one after another. */
 	unsigned heap_psz;
 	uint64_t heap_pages;
 	unsigned heap_share;	/* 1..99: percent of the accesses after start-up */
@@ -283,6 +284,13 @@ static inline uint64_t model_heap_after(const struct model_run *r, uint64_t j)
  * heap_pages pages, enough rounds for model_heap_accesses(), its own
  * seed. */
 struct wl_params model_heap_params(const struct model_run *r, unsigned i);
+/* The first page number of task i's heap: 0 for processes, which map
+ * theirs at one address in their own address spaces; i x heap_pages for
+ * threads, whose heaps are distinct pages of one address space. */
+static inline uint64_t model_heap_base(const struct model_run *r, unsigned i)
+{
+	return r->threads ? (uint64_t)i * r->heap_pages : 0;
+}
 /* Page size of area a (0: r->psz, 1: r->heap_psz); areas in use: 1 or 2. */
 static inline unsigned model_area_psz(const struct model_run *r, unsigned a)
 {

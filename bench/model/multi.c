@@ -27,7 +27,9 @@
 static uint64_t number_ids_multi(struct fcore *c)
 {
 	uint64_t area = c->r->pages << model_words_shift(c->m, c->r), ntags = 0;
-	uint64_t span = area + c->r->startup + c->r->heap_pages;
+	/* the threads' heaps are one after another in one address space */
+	uint64_t heaps = c->r->threads ? model_heap_base(c->r, c->r->ntasks) : c->r->heap_pages;
+	uint64_t span = area + c->r->startup + heaps;
 	uint64_t *tags = malloc(2 * (c->ntasks + 1) * sizeof(*tags));
 
 	if (!tags)
@@ -46,7 +48,7 @@ static uint64_t number_ids_multi(struct fcore *c)
 		}
 		t->idbase = (uint32_t)(slot[0] * span);
 		t->pidbase = (uint32_t)(slot[1] * span + area);
-		t->heap->hidbase = (uint32_t)(slot[1] * span + area + c->r->startup);
+		t->heap->hidbase = (uint32_t)(slot[1] * span + area + c->r->startup + t->heap->base);
 	}
 	return ntags * span;
 }
@@ -143,8 +145,9 @@ void access_multi(struct fcore *c, struct ftask *t)
 		a = 1;
 		h->owed--;
 		setpage = next_heap_page(t);
-		key = t->pkey | (MODEL_HEAP_PAGE0 + setpage);
 		id = h->hidbase + setpage;
+		setpage += h->base;
+		key = t->pkey | (MODEL_HEAP_PAGE0 + setpage);
 	} else {
 		page = next_page(t, c->r->startup);
 		if (page < MODEL_STARTUP_PAGE0) {
@@ -200,6 +203,7 @@ int heap_init(struct ftask *t, const struct model_run *r, unsigned i)
 	t->heap = calloc(1, sizeof(*t->heap));
 	if (!t->heap || !(t->heap->buf = malloc(CHUNK * sizeof(uint32_t))))
 		return -ENOMEM;
+	t->heap->base = (uint32_t)model_heap_base(r, i);
 	return wl_open(&t->heap->s, r->ops, &p);
 }
 

@@ -43,6 +43,7 @@ struct ref_task {
 	struct wl_stream hs;	/* the heap's stream (model_run.heap_pages) */
 	uint64_t area_done;	/* the area's accesses after start-up */
 	uint64_t heap_owed;	/* heap accesses due before the area's next */
+	uint32_t heap_base;	/* its heap's first page number (model_heap_base()) */
 };
 
 /* Indices read at a time while observing (model_reference_observe): the
@@ -124,7 +125,7 @@ static void ref_access(struct ref *x, unsigned i)
 		a = 1;
 		t->heap_owed--;
 		wl_fill(&t->hs, &page, 1);
-		page += MODEL_HEAP_PAGE0;
+		page += MODEL_HEAP_PAGE0 + t->heap_base;
 	} else {
 		unsigned words = x->r->words > 1 ? x->r->words : 1, shift = model_words_shift(m, x->r);
 
@@ -340,6 +341,7 @@ static int ref_start(struct ref *x)
 		x->t[i].proc = r->threads ? 0 : i;
 		x->t[i].left = model_task_accesses(r);
 		x->t[i].startup_left = r->startup;
+		x->t[i].heap_base = (uint32_t)model_heap_base(r, i);
 		if (x->observe && !(x->t[i].buf = malloc(OBSERVE_BLOCK * sizeof(uint32_t)))) {
 			ret = -ENOMEM;
 			goto out;

@@ -44,6 +44,7 @@ struct fheap {
 	unsigned bpos, blen;
 	uint64_t owed;
 	unsigned rem;		/* (the area's accesses so far) x share mod (100 - share) */
+	uint32_t base;		/* the heap's first page number (model_heap_base()) */
 	uint32_t hidbase;	/* dense id of heap page 0 (with struct fmulti's loc) */
 	uint64_t acc[MODEL_AREAS];
 	uint64_t hit[MODEL_AREAS][MODEL_LEVELS + 1];

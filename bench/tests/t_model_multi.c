@@ -131,6 +131,24 @@ static void skylake_fit(void)
 	   (unsigned long long)l1, (unsigned long long)st.task[0].accesses);
 	model_stats_free(&st);
 
+	/* two threads on one core's two strands: one address space, so the
+	   area's 16 pages walk once for both, and their heaps are distinct
+	   pages (32 each, 0..31 and 32..63: 4 a set of the 4k L1) */
+	base_run(&r, "random", 2, PSZ_2M, 16, 50);
+	r.threads = 1;
+	add_heap(&r, PSZ_4K, 32, 50);
+	eq = agree(&m, &r, 1, &st);
+	ok(eq && model_total_walks(&st) == 16 + 64 && st.task[0].area_walks[1] == 32 &&
+	   st.task[1].area_walks[1] == 32 && st.task[0].misses[0] + st.task[1].misses[0] == 64,
+	   "skylake: two threads share the area's 16 walks, their 32-page heaps are their own: %llu walks",
+	   (unsigned long long)model_total_walks(&st));
+	model_stats_free(&st);
+	r.threads = 0;
+	eq = agree(&m, &r, 1, &st);
+	ok(eq && model_total_walks(&st) == 32 + 64, "as two processes the area walks once a page for each: "
+	   "%llu walks", (unsigned long long)model_total_walks(&st));
+	model_stats_free(&st);
+
 	base_run(&r, "rounds", 1, PSZ_2M, 32, 20);
 	add_heap(&r, PSZ_4K, 512, 75);
 	eq = agree(&m, &r, 1, &st);
@@ -381,6 +399,7 @@ static void against_reference(void)
 		base_run(&r, pats[pick(&g, 4)], 1 + pick(&g, 4), sizes[pick(&g, 3)], 2 + pick(&g, 50), 1 + pick(&g, 20));
 		r.seed = pick(&g, 1000);
 		r.sharedctx = (int)pick(&g, 2);
+		r.threads = pick(&g, 4) == 0;
 		r.quantum = 1 + pick(&g, 50);
 		r.jitter = pick(&g, 2) ? 0 : 1 + pick(&g, 6);
 		r.startup = pick(&g, 3) ? 0 : pick(&g, 10);
