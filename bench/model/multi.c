@@ -10,8 +10,9 @@
  * The single-size path (access.h, step.c) is not involved: it reaches
  * access_multi() only where it already takes the hash-index path.
  * Semantics as ref.c's: after the area's access j come
- * model_heap_after(r, j) heap accesses; a heap page h has the key of page
- * MODEL_HEAP_PAGE0 + h in the task's own context, and the set of page h.
+ * model_heap_after(r, j) heap accesses (kept here by a remainder); heap
+ * page h of task i has the key of page MODEL_HEAP_PAGE0 + b + h in the
+ * task's own context and the set of page b + h, b = model_heap_base().
  */
 #include <errno.h>
 #include <stdlib.h>
