@@ -50,6 +50,21 @@ static const struct opt model_opts[] = {
 	  .metavar = "SIZE", .defhelp = "the machine's (t2: 4m)",
 	  .help = "page size of the area: 4k 8k 64k 2m 4m 256m 1g 2g 16g",
 	  .cell = "page", .cell_at = 4, .conf = "page_size" },
+	/* a second page size: cell words only when used, after page=
+	   (ties at 4 keep this order), so older cells stay as they were */
+	{ .name = "heap-size", .type = OPT_SIZE, .off = O(heap_size), .def = "0", .flags = OPT_IF_CHANGED,
+	  .metavar = "SIZE", .defhelp = "0 (none)",
+	  .help = "a private heap per task of SIZE bytes, its pages touched in the run's pattern "
+		  "(a stream of its own) between the area's accesses: two page sizes in one run",
+	  .cell = "heap", .cell_at = 4, .conf = "heap_size" },
+	{ .name = "heap-page-size", .type = OPT_STR, .off = O(heap_page), .def = "4k", .flags = OPT_IF_CHANGED,
+	  .metavar = "SIZE",
+	  .help = "page size of the heap (with --heap-size)",
+	  .cell = "heap-page", .cell_at = 4, .conf = "heap_page_size" },
+	{ .name = "heap-share", .type = OPT_UINT, .off = O(heap_share), .min = 1, .max = 99, .def = "25",
+	  .flags = OPT_IF_CHANGED, .metavar = "PERCENT",
+	  .help = "percent of each task's accesses after start-up that go to its heap (with --heap-size)",
+	  .cell = "heap-share", .cell_at = 4, .conf = "heap_share" },
 	{ .name = "pages", .type = OPT_UINT, .off = O(pages), .flags = OPT_DERIVED,
 	  .conf = "pages" },
 	{ .name = "working-set", .type = OPT_SIZE, .off = O(working_set), .min = 1,
@@ -137,7 +152,7 @@ static void model_describe(const struct model_plan *p)
 {
 	const struct model_machine *m = &p->m;
 	const struct model_run *r = &p->r;
-	char tlb[512], tag[16], place[16];
+	char tlb[512], tag[16], place[16], org[160];
 	unsigned strands = r->strands && r->strands < m->strands ? r->strands : m->strands;
 
 	if (log_verbosity < 2)
@@ -147,10 +162,8 @@ static void model_describe(const struct model_plan *p)
 	     model_tlb_str(m, tlb, sizeof(tlb)), opt_choice_name(MODEL_TAG_CHOICES, m->tag, tag, sizeof(tag)),
 	     m->cores, m->strands, strands);
 	for (unsigned k = 0; k < m->nlevels; k++)
-		if (m->level[k].ways && m->level[k].entries % m->level[k].ways)
-			info(2, "sim: level %s: %u sets x %u ways, %u of its %u entries modelled", m->level[k].name,
-			     model_level_sets(&m->level[k]), m->level[k].ways,
-			     model_level_sets(&m->level[k]) * m->level[k].ways, m->level[k].entries);
+		if (model_level_org(&m->level[k], org, sizeof(org)))
+			info(2, "sim: level %s: %s", m->level[k].name, org);
 	if (m->inferred[0])
 		info(2, "sim: inferred, not published: %s", m->inferred);
 	info(2, "sim: %u tasks (%s), placed %s; %llu pages of %s per task, %llu rounds, %llu start-up pages, "
@@ -158,7 +171,11 @@ static void model_describe(const struct model_plan *p)
 	     opt_choice_name(MODEL_PLACE_CHOICES, r->place, place, sizeof(place)), (unsigned long long)r->pages,
 	     model_psz_name(r->psz), (unsigned long long)r->rounds, (unsigned long long)r->startup,
 	     (unsigned long long)r->quantum, r->jitter, (unsigned long long)r->seed);
+	if (r->heap_pages)
+		info(2, "sim: and a private heap per task: %llu pages of %s, %u%% of the accesses after start-up",
+		     (unsigned long long)r->heap_pages, model_psz_name(r->heap_psz), r->heap_share);
 	info(2, "sim: simulator: %s", p->cfg.reference ? "the brute-force reference (one access at a time)"
+	     : r->heap_pages ? "the fast one (with a heap: multi.c, no period skipping)"
 	     : "the fast one (exact period skipping)");
 }
 
@@ -313,7 +330,7 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	double skipped = 0, total = 0;
 	char b[16];
 	struct sim_cfg v = p->cfg;
-	char backend[64], tlb[512], tag[16], machine[4096];
+	char backend[64], tlb[512], tag[16], machine[4096], heap[96] = "";
 
 	/* sim_result() always sets these two */
 	result_get_metric(res, MET_MODEL_SKIPPED_ACCESSES, &skipped);
@@ -343,10 +360,13 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 		.cell = nm->cell,
 		.config_json = nm->config_json,
 	};
-	snprintf(nm->describe, sizeof(nm->describe), "model %s (%s tags): %u tasks, %llu x %s pages each, %s%s; "
+	if (r->heap_pages)
+		snprintf(heap, sizeof(heap), " and a private heap of %llu x %s pages (%u%% of accesses)",
+			 (unsigned long long)r->heap_pages, model_psz_name(r->heap_psz), r->heap_share);
+	snprintf(nm->describe, sizeof(nm->describe), "model %s (%s tags): %u tasks, %llu x %s pages each%s, %s%s; "
 		 "%.0f of %.0f accesses skipped exactly by period",
 		 p->m.name, opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)), r->ntasks,
-		 (unsigned long long)r->pages, model_psz_name(r->psz),
+		 (unsigned long long)r->pages, model_psz_name(r->psz), heap,
 		 r->sharedctx ? "shared context" : "private contexts",
 		 r->threads ? ", threads" : "", skipped, total);
 }

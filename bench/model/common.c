@@ -1,4 +1,5 @@
-/* common.c - page sizes, the --tlb parser, checks and placement shared by both simulators. */
+/* common.c - page sizes, checks, a run's accesses and placement, shared by both simulators
+ * (the --tlb parser is tlbspec.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -78,186 +79,6 @@ unsigned model_held_shift(const struct model_level *lv, unsigned psz)
 	return shift;
 }
 
-/*
- * Parse "4k+2m+1g>2m" (also with '/' as separator) into lv's mask and
- * held_as: "1g>2m" is a 1 GiB page held as a 2 MiB entry, which must be
- * smaller and divide it.
- */
-static int parse_psz_list(const char *s, size_t l, struct model_level *lv)
-{
-	char word[16], *gt;
-	size_t i = 0;
-
-	lv->psz_mask = 0;
-	memset(lv->held_as, 0, sizeof(lv->held_as));
-	while (i < l) {
-		size_t j = i;
-		unsigned psz, as;
-
-		while (j < l && s[j] != '+' && s[j] != '/')
-			j++;
-		if (j - i == 0 || j - i >= sizeof(word))
-			return -EINVAL;
-		memcpy(word, s + i, j - i);
-		word[j - i] = '\0';
-		gt = strchr(word, '>');
-		if (gt)
-			*gt++ = '\0';
-		if (model_psz_parse(word, &psz))
-			return -EINVAL;
-		if (gt) {
-			if (model_psz_parse(gt, &as) || model_psz_bytes(as) >= model_psz_bytes(psz) ||
-			    model_psz_bytes(psz) % model_psz_bytes(as))
-				return -EINVAL;
-			lv->held_as[psz] = (unsigned char)(as + 1);
-		}
-		lv->psz_mask |= 1u << psz;
-		i = j + 1;
-	}
-	return lv->psz_mask ? 0 : -EINVAL;
-}
-
-/* Parse one "name:entries,assoc,repl[,ps=..][,hit=N]" into lv. */
-static int parse_level(const char *s, size_t l, struct model_level *lv, char *err, size_t errlen)
-{
-	const char *colon = memchr(s, ':', l), *p, *end = s + l;
-	int field = 0;
-
-	memset(lv, 0, sizeof(*lv));
-	lv->psz_mask = (1u << PSZ_N) - 1;
-	lv->repl = REPL_LRU;
-	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(lv->name)) {
-		snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,ASSOC,REPLACEMENT", (int)l, s);
-		return -EINVAL;
-	}
-	memcpy(lv->name, s, colon - s);
-	for (p = colon + 1; p < end; field++) {
-		const char *q = memchr(p, ',', end - p);
-		size_t fl = q ? (size_t)(q - p) : (size_t)(end - p);
-		char f[48];
-		char *e;
-
-		if (fl == 0 || fl >= sizeof(f))
-			goto bad;
-		memcpy(f, p, fl);
-		f[fl] = '\0';
-		if (field == 0) {
-			unsigned long v = strtoul(f, &e, 10);
-
-			if (*e || v < 1 || v > 1u << 20)
-				goto bad;
-			lv->entries = (unsigned)v;
-		} else if (strcmp(f, "full") == 0) {
-			lv->ways = 0;
-		} else if (isdigit((unsigned char)f[0]) && strstr(f, "way")) {
-			unsigned long v = strtoul(f, &e, 10);
-
-			if (strcmp(e, "way") || v < 1)
-				goto bad;
-			lv->ways = (unsigned)v;
-		} else if (strcmp(f, "lru") == 0 || strcmp(f, "nru") == 0 ||
-			   strcmp(f, "random") == 0) {
-			lv->repl = f[0] == 'l' ? REPL_LRU : f[0] == 'n' ? REPL_NRU : REPL_RANDOM;
-		} else if (strncmp(f, "ps=", 3) == 0) {
-			if (parse_psz_list(f + 3, strlen(f + 3), lv))
-				goto bad;
-		} else if (strcmp(f, "index=hash") == 0 || strcmp(f, "index=mod") == 0) {
-			lv->hashed = f[6] == 'h';
-		} else if (strncmp(f, "hit=", 4) == 0) {
-			lv->hit_cycles = strtod(f + 4, &e);
-			if (*e || lv->hit_cycles < 0)
-				goto bad;
-		} else {
-			goto bad;
-		}
-		p += fl + 1;
-	}
-	if (!lv->entries)
-		goto bad;
-	/* entries not a multiple of the ways: floor(entries / ways) sets
-	 * (model_level_sets()), the remainder not modelled */
-	if (lv->ways > lv->entries) {
-		snprintf(err, errlen, "level '%s': %u ways exceed its %u entries", lv->name, lv->ways,
-			 lv->entries);
-		return -EINVAL;
-	}
-	if (lv->ways == lv->entries)
-		lv->ways = 0;
-	if (lv->hashed && !lv->ways) {
-		snprintf(err, errlen, "level '%s': index=hash needs sets: a fully associative level has one",
-			 lv->name);
-		return -EINVAL;
-	}
-	return 0;
-bad:
-	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m+1g>2m][,index=mod|hash][,hit=N]",
-		 (int)l, s);
-	return -EINVAL;
-}
-
-int model_parse_tlb(const char *spec, struct model_machine *m, char *err, size_t errlen)
-{
-	const char *p = spec;
-	unsigned n = 0;
-
-	while (*p) {
-		const char *semi = strchr(p, ';');
-		size_t l = semi ? (size_t)(semi - p) : strlen(p);
-
-		if (n == MODEL_LEVELS) {
-			snprintf(err, errlen, "at most %d TLB levels", MODEL_LEVELS);
-			return -EINVAL;
-		}
-		if (parse_level(p, l, &m->level[n], err, errlen))
-			return -EINVAL;
-		n++;
-		p += l + (semi ? 1 : 0);
-	}
-	if (!n) {
-		snprintf(err, errlen, "empty TLB description");
-		return -EINVAL;
-	}
-	m->nlevels = n;
-	return 0;
-}
-
-char *model_tlb_str(const struct model_machine *m, char *buf, size_t len)
-{
-	static const char *const repl[] = { "lru", "nru", "random" };
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < m->nlevels; i++) {
-		const struct model_level *lv = &m->level[i];
-		char ways[16], ps[96];
-		unsigned whole = lv->psz_mask;
-
-		if (lv->ways)
-			snprintf(ways, sizeof(ways), "%uway", lv->ways);
-		else
-			snprintf(ways, sizeof(ways), "full");
-		for (unsigned p = 0; p < PSZ_N; p++)
-			if (lv->held_as[p])
-				whole &= ~(1u << p);
-		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s:%u,%s,%s,ps=%s", i ? ";" : "",
-			      lv->name, lv->entries, ways, repl[lv->repl],
-			      model_psz_mask_str(whole, ps, sizeof(ps)));
-		/* sizes held as smaller entries: "+1g>2m" */
-		for (unsigned p = 0; p < PSZ_N; p++) {
-			if (!lv->held_as[p] || !(lv->psz_mask & (1u << p)))
-				continue;
-			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s>%s", whole ? "+" : "",
-				      model_psz_name(p), model_psz_name(lv->held_as[p] - 1u));
-			whole = 1;	/* a separator before the next */
-		}
-		if (lv->hashed)
-			n += snprintf(buf + n, n < len ? len - n : 0, ",index=hash");
-		if (lv->hit_cycles > 0)
-			n += snprintf(buf + n, n < len ? len - n : 0, ",hit=%g", lv->hit_cycles);
-	}
-	return buf;
-}
-
 unsigned model_words_shift(const struct model_machine *m, const struct model_run *r)
 {
 	if (r->words <= 1)
@@ -273,9 +94,73 @@ uint64_t model_round_accesses(const struct model_run *r)
 	return r->pages * (r->words > 1 ? r->words : 1);
 }
 
+uint64_t model_heap_before(const struct model_run *r, uint64_t j)
+{
+	if (!r->heap_pages)
+		return 0;
+	return (uint64_t)((__uint128_t)j * r->heap_share / (100 - r->heap_share));
+}
+
+uint64_t model_heap_accesses(const struct model_run *r)
+{
+	return model_heap_before(r, model_round_accesses(r) * r->rounds);
+}
+
 uint64_t model_task_accesses(const struct model_run *r)
 {
-	return r->startup + model_round_accesses(r) * r->rounds;
+	return r->startup + model_round_accesses(r) * r->rounds + model_heap_accesses(r);
+}
+
+struct wl_params model_heap_params(const struct model_run *r, unsigned i)
+{
+	uint64_t n = model_heap_accesses(r);
+
+	return (struct wl_params){ .pages = r->heap_pages, .rounds = n ? (n + r->heap_pages - 1) / r->heap_pages : 1,
+				   .seed = r->seed ^ 0x68656170ull /* "heap" */, .task = i,
+				   .ntasks = r->ntasks, .args = &r->wl };
+}
+
+/*
+ * The heap's settings against m: a share of 1..99 percent, a page size a
+ * level holds, a page count below MODEL_MAX_HEAP_PAGES, and, for the fast
+ * simulator, at most MODEL_LEVELS level partitions probed by the two
+ * areas together. Returns 0, or -EINVAL with the reason in err.
+ */
+static int heap_check(const struct model_machine *m, const struct model_run *r, char *err, size_t errlen)
+{
+	unsigned held = 0, parts = 0;
+
+	if (!r->heap_pages)
+		return 0;
+	if (r->heap_share < 1 || r->heap_share > 99 || r->heap_pages >= MODEL_MAX_HEAP_PAGES ||
+	    model_heap_base(r, r->ntasks) > MODEL_MAX_HEAP_PAGES ||
+	    r->heap_psz >= PSZ_N || r->startup > MODEL_HEAP_PAGE0 - MODEL_STARTUP_PAGE0 ||
+	    model_round_accesses(r) * r->rounds > UINT64_MAX >> 8) {
+		snprintf(err, errlen, "heap: a share of 1..99 percent, fewer than %llu pages (all threads' "
+			 "together), at most 2^30 start-up pages and 2^56 accesses of the area",
+			 (unsigned long long)MODEL_MAX_HEAP_PAGES);
+		return -EINVAL;
+	}
+	for (unsigned k = 0; k < m->nlevels; k++) {
+		const struct model_level *lv = &m->level[k];
+		int a0 = !!(lv->psz_mask & (1u << r->psz)), a1 = !!(lv->psz_mask & (1u << r->heap_psz));
+
+		held |= (unsigned)a1;
+		/* one fast level per partition each area takes */
+		parts += (a0 || a1) + (a0 && a1 && model_level_parted(lv) &&
+				       model_entry_psz(lv, r->psz) != model_entry_psz(lv, r->heap_psz));
+	}
+	if (!held) {
+		snprintf(err, errlen, "no TLB level of '%s' holds the heap's %s pages", m->name,
+			 model_psz_name(r->heap_psz));
+		return -EINVAL;
+	}
+	if (parts > MODEL_LEVELS) {
+		snprintf(err, errlen, "the two page sizes take %u level partitions, more than %d", parts,
+			 MODEL_LEVELS);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* With several words per page, the levels that hold r's page size must
@@ -290,7 +175,8 @@ static int words_levels_differ(const struct model_machine *m, const struct model
 		if (!(m->level[k].psz_mask & (1u << r->psz)) || model_held_shift(&m->level[k], r->psz) == shift)
 			continue;
 		snprintf(err, errlen, "--words %u: the levels of '%s' hold %s pages as entries of different "
-			 "sizes ('%s' differs from the first), which one key per access cannot follow",
+			 "sizes ('%s' differs from the first): the fast simulator finds an access's entry in "
+			 "every level by one key, and a word would need one key per entry size",
 			 r->words, m->name, model_psz_name(r->psz), m->level[k].name);
 		return 1;
 	}
@@ -320,6 +206,8 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 			snprintf(err, errlen, "level '%s': bad geometry (at most 65535 ways)", lv->name);
 			return -EINVAL;
 		}
+		if (model_check_part(lv, err, errlen))
+			return -EINVAL;
 	}
 	if (!usable) {
 		snprintf(err, errlen, "no TLB level of '%s' holds %s pages", m->name,
@@ -346,6 +234,8 @@ int model_check(const struct model_machine *m, const struct model_run *r, char *
 		snprintf(err, errlen, "working set or rounds out of range");
 		return -EINVAL;
 	}
+	if (heap_check(m, r, err, errlen))
+		return -EINVAL;
 	if ((uint64_t)r->jitter * m->strands > (1u << 24)) {
 		snprintf(err, errlen, "jitter times strands per core must be at most %u", 1u << 24);
 		return -EINVAL;
@@ -452,12 +342,52 @@ void model_count_levels(const struct model_machine *m, unsigned psz, int *l1, in
 	}
 }
 
-int model_count_of(const struct model_machine *m, unsigned psz, const struct model_task *t,
-		   int c, uint64_t *n)
+/* What c counts among the misses of area a of t, whose page size is psz. */
+static int area_count(const struct model_machine *m, unsigned psz, const struct model_task *t, unsigned a,
+		      int c, uint64_t *n)
 {
 	int l1, l2;
 
 	model_count_levels(m, psz, &l1, &l2);
+	switch (c) {
+	case MC_ACCESSES:
+		*n = t->area_accesses[a];
+		return 0;
+	case MC_L1_MISSES:
+		if (l1 < 0)
+			return -ENOENT;
+		*n = t->area_misses[a][l1];
+		return 0;
+	case MC_L2_MISSES:
+		if (l2 < 0)
+			return -ENOENT;
+		*n = t->area_misses[a][l2];
+		return 0;
+	case MC_WALKS:
+		*n = t->area_walks[a];
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+int model_count_of(const struct model_machine *m, const struct model_run *r, const struct model_task *t,
+		   int c, uint64_t *n)
+{
+	int l1, l2;
+
+	if (r->heap_pages) {
+		uint64_t sum = 0, one;
+
+		for (unsigned a = 0; a < MODEL_AREAS; a++) {
+			if (area_count(m, model_area_psz(r, a), t, a, c, &one))
+				return -ENOENT;
+			sum += one;
+		}
+		*n = sum;
+		return 0;
+	}
+	model_count_levels(m, r->psz, &l1, &l2);
 	switch (c) {
 	case MC_ACCESSES:
 		*n = t->accesses;

@@ -66,6 +66,8 @@ int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned
 		else
 			free(d->q);
 	}
+	if (r->heap_pages)
+		return core_init_multi(c, cn);
 	for (unsigned k = 0; k < m->nlevels; k++)
 		if (m->level[k].psz_mask & (1u << r->psz))
 			nlv++;
@@ -94,6 +96,7 @@ void core_free(struct fcore *c)
 	for (unsigned u = 0; u < c->nlv; u++)
 		level_free(&c->lv[u]);
 	free(c->loc);
+	free(c->mu.loc);
 	free(c->tags);
 	for (unsigned s = 0; s < c->nsd; s++)
 		free(c->sd[s].q);

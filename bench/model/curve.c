@@ -281,6 +281,16 @@ static int curve_plan(const struct model_machine *m, const struct model_run *r, 
 			 "property one pass needs (run each size instead)", lv->name);
 		return -EINVAL;
 	}
+	if (r->heap_pages) {
+		snprintf(err, errlen, "--sweep-entries: a run with a heap has two first levels or one that two "
+			 "page sizes share; the curve is of one level seeing one page size (run each size instead)");
+		return -EINVAL;
+	}
+	if (model_level_parted(lv)) {
+		snprintf(err, errlen, "--sweep-entries: level %s has its ways partitioned by page size, and a "
+			 "size in entries does not say how (run each size instead)", lv->name);
+		return -EINVAL;
+	}
 	if (m->tag == TAG_NONE) {
 		snprintf(err, errlen, "--sweep-entries: tag none flushes entries at switches, which breaks "
 			 "the stack property one pass needs (run each size instead)");

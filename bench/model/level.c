@@ -19,8 +19,9 @@ int level_init(struct flevel *l, const struct model_machine *m, unsigned k, unsi
 	memset(l, 0, sizeof(*l));
 	l->k = k;
 	l->repl = (unsigned)ml->repl;
-	l->ways = ml->ways ? ml->ways : ml->entries;
-	l->sets = ml->entries / l->ways;
+	/* a partitioned level: the ways of psz's partition (model_level_ways()) */
+	l->ways = model_level_ways(ml, psz);
+	l->sets = model_level_sets(ml);
 	l->wide = l->ways > LEVEL_NARROW;
 	l->kind = l->repl == REPL_NRU ? LK_NRU : l->repl == REPL_RANDOM ? LK_RANDOM :
 		  l->wide ? LK_WIDE_LRU : LK_NARROW_LRU;

@@ -71,6 +71,9 @@ struct model_level {
 	unsigned char held_as[PSZ_N];	/* 1 + the enum model_psz a page of that size is held as
 					   (a smaller entry: split, smashed), 0: whole */
 	unsigned char hashed;	/* index=hash: the set is a mix of the page number, not it mod sets */
+	unsigned char part[PSZ_N];	/* ways partitioned by entry size: part[s] ways of each set hold
+					   entries of size s only (after held_as), ways beyond their sum
+					   none; all 0: not partitioned (any way holds any size) */
 };
 
 /*
@@ -92,6 +95,47 @@ static inline uint32_t model_set_of(uint64_t key, unsigned sets, int hashed)
 static inline unsigned model_level_sets(const struct model_level *lv)
 {
 	return lv->ways ? lv->entries / lv->ways : 1;
+}
+
+/* The entry size (enum model_psz) lv holds pages of size psz as: psz
+ * itself when whole. */
+static inline unsigned model_entry_psz(const struct model_level *lv, unsigned psz)
+{
+	return lv->held_as[psz] ? lv->held_as[psz] - 1u : psz;
+}
+
+/* Whether lv's ways are partitioned by entry size (part=). */
+static inline int model_level_parted(const struct model_level *lv)
+{
+	for (unsigned s = 0; s < PSZ_N; s++)
+		if (lv->part[s])
+			return 1;
+	return 0;
+}
+
+/*
+ * The ways of each set of lv that pages of size psz may take: their
+ * entry size's partition, else every way (the entries when fully
+ * associative). A partitioned level is, for each entry size, a level of
+ * model_level_sets() sets of that many ways: sizes never evict each other.
+ */
+static inline unsigned model_level_ways(const struct model_level *lv, unsigned psz)
+{
+	unsigned s = model_entry_psz(lv, psz);
+
+	if (lv->part[s])
+		return lv->part[s];
+	return lv->ways ? lv->ways : lv->entries;
+}
+
+/* Entries of lv the model keeps: sets x ways, or x the partitions' ways. */
+static inline unsigned model_level_modelled(const struct model_level *lv)
+{
+	unsigned ways = 0;
+
+	for (unsigned s = 0; s < PSZ_N; s++)
+		ways += lv->part[s];
+	return model_level_sets(lv) * (ways ? ways : lv->ways ? lv->ways : lv->entries);
 }
 
 /*
@@ -120,8 +164,8 @@ enum model_count { MC_UNSUPPORTED, MC_ACCESSES, MC_L1_MISSES, MC_L2_MISSES, MC_W
 struct model_machine {
 	char name[32];		/* preset name, "custom" or "host" */
 	char desc[160];		/* one line: the CPU */
-	char source[512];	/* public sources of the figures */
-	char inferred[400];	/* which figures are inferred, or "" */
+	char source[640];	/* public sources of the figures */
+	char inferred[640];	/* which figures are inferred, or "" */
 	unsigned nlevels;
 	struct model_level level[MODEL_LEVELS];
 	int tag;		/* enum model_tag */
@@ -159,9 +203,28 @@ struct model_run {
 				   which each strand issues N times per period */
 	unsigned words;		/* 0 or 1: one access per page of the stream; N (a power of two
 				   up to MODEL_MAX_WORDS): N accesses at offsets i * page / N */
+	/* A private heap per task (area 1), its pages of size heap_psz, 0
+	   heap_pages: none. Its accesses follow the run's pattern over
+	   heap_pages pages (a stream of its own: model_heap_params()), one
+	   word per page, interleaved with the area's: after the area's
+	   (post-start-up) access j = 1, 2, ... come model_heap_after(r, j)
+	   heap accesses, so that heap_share percent of a task's accesses
+	   after start-up are the heap's (within one). Heap page h of task i
+	   is page MODEL_HEAP_PAGE0 + b + h of the task's own context, its set
+	   in a level that of page number b + h, b = model_heap_base(): the
+	   processes' heaps at one address (aligned to every level's reach),
+	   the threads' (one address space) one after another. */
+	unsigned heap_psz;
+	uint64_t heap_pages;
+	unsigned heap_share;	/* 1..99: percent of the accesses after start-up */
 };
 
 #define MODEL_MAX_WORDS 512
+/* Areas of a run: 0 the shared area (and start-up pages), 1 the heap. */
+#define MODEL_AREAS 2
+/* Page number of heap page 0 in a key (below 2^32; start-up pages end below it). */
+#define MODEL_HEAP_PAGE0 0xc0000000u
+#define MODEL_MAX_HEAP_PAGES (1ull << 30)
 
 /* What one task saw. */
 struct model_task {
@@ -171,6 +234,12 @@ struct model_task {
 	uint64_t probes[MODEL_LEVELS];	/* lookups made in each level */
 	uint64_t misses[MODEL_LEVELS];	/* lookups that missed in each level */
 	uint64_t switches;	/* times this task was switched in after another task */
+	/* Per area (0: the shared area and start-up pages, 1: the heap), set
+	   with a heap only: accesses, lookups that missed each level, walks.
+	   The plain counters take each area's own L1 and L2. */
+	uint64_t area_accesses[MODEL_AREAS];
+	uint64_t area_misses[MODEL_AREAS][MODEL_LEVELS];
+	uint64_t area_walks[MODEL_AREAS];
 };
 
 struct model_stats {
@@ -198,8 +267,39 @@ unsigned model_held_shift(const struct model_level *lv, unsigned psz);
  * index their sets by that key. 0 with one word per page.
  */
 unsigned model_words_shift(const struct model_machine *m, const struct model_run *r);
-/* Accesses of one task: start-up pages, then rounds * pages * words. */
+/* Accesses of one task: start-up pages, then rounds * pages * words, and
+ * the heap's interleaved (model_heap_accesses()). */
 uint64_t model_task_accesses(const struct model_run *r);
+/* Heap accesses of one task: model_heap_before() of all the area's. */
+uint64_t model_heap_accesses(const struct model_run *r);
+/* Heap accesses made after the area's first j accesses (after start-up):
+ * floor(j * share / (100 - share)). */
+uint64_t model_heap_before(const struct model_run *r, uint64_t j);
+/* Heap accesses right after the area's access j (1-based). */
+static inline uint64_t model_heap_after(const struct model_run *r, uint64_t j)
+{
+	return model_heap_before(r, j) - model_heap_before(r, j - 1);
+}
+/* The heap stream's parameters for task i: the run's pattern over
+ * heap_pages pages, enough rounds for model_heap_accesses(), its own
+ * seed. */
+struct wl_params model_heap_params(const struct model_run *r, unsigned i);
+/* The first page number of task i's heap: 0 for processes, which map
+ * theirs at one address in their own address spaces; i x heap_pages for
+ * threads, whose heaps are distinct pages of one address space. */
+static inline uint64_t model_heap_base(const struct model_run *r, unsigned i)
+{
+	return r->threads ? (uint64_t)i * r->heap_pages : 0;
+}
+/* Page size of area a (0: r->psz, 1: r->heap_psz); areas in use: 1 or 2. */
+static inline unsigned model_area_psz(const struct model_run *r, unsigned a)
+{
+	return a ? r->heap_psz : r->psz;
+}
+static inline unsigned model_areas(const struct model_run *r)
+{
+	return r->heap_pages ? 2 : 1;
+}
 /* Accesses of one round: pages * words. */
 uint64_t model_round_accesses(const struct model_run *r);
 
@@ -218,6 +318,11 @@ char *model_psz_mask_str(unsigned mask, char *buf, size_t len);
  * -EINVAL with a one-line reason in err.
  */
 int model_parse_tlb(const char *spec, struct model_machine *m, char *err, size_t errlen);
+
+/* A partitioned level's partitions against its geometry: every entry size
+ * it holds (held_as applied) has one, none other, and they fit its ways.
+ * 0, or -EINVAL with the reason in err. */
+int model_check_part(const struct model_level *lv, char *err, size_t errlen);
 
 /* Check m and r together (sizes, a level holding the page size, tasks vs
  * strands). Returns 0 or -EINVAL with the reason in err. */
@@ -297,9 +402,11 @@ uint64_t model_total_accesses(const struct model_stats *st);
  */
 void model_count_levels(const struct model_machine *m, unsigned psz, int *l1, int *l2);
 
-/* What t counted as c (enum model_count) for page size psz. Returns 0, or
- * -ENOENT when m has no such counter (unsupported, or no second level). */
-int model_count_of(const struct model_machine *m, unsigned psz, const struct model_task *t,
+/* What t counted as c (enum model_count) in run r: with a heap, the sum
+ * over the areas of each one's L1 (L2) misses. Returns 0, or -ENOENT
+ * when m has no such counter (unsupported, or an area without a second
+ * level). */
+int model_count_of(const struct model_machine *m, const struct model_run *r, const struct model_task *t,
 		   int c, uint64_t *n);
 
 /* Estimated cycles of one task's translations: probes * hit cycles of each
@@ -322,6 +429,12 @@ int model_from_sysinfo(const struct sysinfo *si, struct model_machine *m,
  * machine's Linux driver counts (by CPU vendor, family and arch), or
  * unsupported with the reason where that was not read. */
 void model_host_counters(const struct sysinfo *si, struct model_machine *m);
+
+/* How lv is organised, where the published entries are not all kept
+ * alike: "170 sets x 12 ways (8 for 4k, 2 for 2m), 1700 of its 2048
+ * entries modelled", into buf; NULL when every entry is modelled in ways
+ * any size may take. */
+const char *model_level_org(const struct model_level *lv, char *buf, size_t len);
 
 /* One line per level, e.g. "l1d:128,full,nru,ps=8k+64k+4m+256m". */
 char *model_tlb_str(const struct model_machine *m, char *buf, size_t len);

@@ -110,16 +110,20 @@ static const struct model_machine amd_zen2 = {
 		"2 SMT threads",
 	.source = "AMD Software Optimization Guide for AMD Family 17h Models 30h and Greater (56305), TLB "
 		  "section; WikiChip, Zen 2 memory subsystem: L2 DTLB unified, 12-way, 2048 entries, 4K and 2M "
-		  "entries, 1G pages smashed into 2M entries (installed as 1G in the L1); EPYC 7742: 64 cores",
+		  "entries, 1G pages smashed into 2M entries (installed as 1G in the L1); H. Brais (Stack Overflow "
+		  "q. 69814823): Zen's L2 DTLB is skewed, its ways split by page size, 8 for 4K, 2 for 2M, 2 for "
+		  "coalesced 32K groups of 4K pages (server parts 6/3/3); EPYC 7742: 64 cores",
 	.inferred = "the L2's organisation: 2048 entries in 12 ways are no whole number of sets (its ways are "
 		    "skewed, the hash unpublished): modelled as 170 sets x 12 ways, the 8 left over not, indexed "
-		    "by a fixed hash of the page number (a smashed 1G page's: its 2M entry's); ways partitioned "
-		    "by page size (Zen 1: 8/2/2, H. Brais, Stack Overflow q. 69814823) not modelled; LRU; 8 "
-		    "cores; costs",
+		    "by a fixed hash of the page number (a smashed 1G page's: its 2M entry's); its ways per page "
+		    "size, Zen 1 client's (Brais) assumed for Zen 2: 8 for 4K, 2 for 2M entries (smashed 1G "
+		    "pages among them), the 2 of coalesced 4K groups not modelled (no coalescing is), so 170 x "
+		    "10 entries are; server parts: --tlb with part=4k:6+2m:3; LRU; 8 cores; costs",
 	.nlevels = 2,
 	.level = {
-		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 }, 0 },
-		{ "l2d", 2048, 12, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M }, 1 },
+		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 }, 0, { 0 } },
+		{ "l2d", 2048, 12, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 7, { [PSZ_1G] = 1 + PSZ_2M }, 1,
+		  { [PSZ_4K] = 8, [PSZ_2M] = 2 } },
 	},
 	.tag = TAG_ASID, .cores = 8, .strands = 2, .walk_cycles = 35, .ghz = 3.5,
 	.default_page = "2m",

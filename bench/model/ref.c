@@ -2,7 +2,9 @@
  * ref.c - the brute-force reference simulator. Deliberately simple: one
  * access at a time (wl_fill of one index), every lookup a linear scan of
  * the set, LRU by timestamps, every core and strand stepped in one global
- * loop, no shortcuts of any kind. The test suite requires the fast
+ * loop, no shortcuts of any kind. A level whose ways are partitioned by
+ * page size keeps each partition as its own array of sets; a heap's
+ * pages probe the levels that hold its size. The test suite requires the fast
  * simulator (sim.c) to agree with it exactly.
  */
 #include <errno.h>
@@ -20,9 +22,11 @@ struct ref_entry {
 	int used;		/* used bit, for NRU */
 };
 
+/* One level of a core, or one partition of a partitioned level: the
+ * entries of one size, in their own ways of every set. */
 struct ref_level {
 	unsigned sets, ways;
-	struct ref_entry *e;	/* sets * ways */
+	struct ref_entry *e;	/* sets * ways, NULL: no such partition */
 	struct rng rng;		/* random replacement */
 };
 
@@ -36,6 +40,10 @@ struct ref_task {
 	uint32_t proc;		/* address space: task index, or 0 for threads */
 	uint32_t *buf;		/* observing only: the stream read ahead, bpos of blen used */
 	unsigned bpos, blen;
+	struct wl_stream hs;	/* the heap's stream (model_run.heap_pages) */
+	uint64_t area_done;	/* the area's accesses after start-up */
+	uint64_t heap_owed;	/* heap accesses due before the area's next */
+	uint32_t heap_base;	/* its heap's first page number (model_heap_base()) */
 };
 
 /* Indices read at a time while observing (model_reference_observe): the
@@ -45,7 +53,7 @@ struct ref_task {
 struct ref {
 	const struct model_machine *m;
 	const struct model_run *r;
-	struct ref_level *lv;	/* cores * nlevels */
+	struct ref_level *lv;	/* cores * nlevels * PSZ_N: ref_part() */
 	uint64_t clock;
 	struct ref_task *t;
 	int *cur;		/* cores * strands: running task, -1 idle */
@@ -82,11 +90,22 @@ static unsigned ref_victim(struct ref_level *l, struct ref_entry *set, int repl)
 	return 0;
 }
 
-/* The set-index shift of level k (model_held_shift()); 0 with several
- * words per page, whose keys are already the entries' own. */
-static unsigned ref_shift(const struct ref *x, unsigned k)
+/* The set-index shift of level k for area a's pages (model_held_shift());
+ * 0 for the area with several words per page, whose keys are already the
+ * entries' own. */
+static unsigned ref_shift(const struct ref *x, unsigned k, unsigned a)
 {
-	return x->r->words > 1 ? 0 : model_held_shift(&x->m->level[k], x->r->psz);
+	return !a && x->r->words > 1 ? 0 : model_held_shift(&x->m->level[k], model_area_psz(x->r, a));
+}
+
+/* Level k of core c for pages of size psz: the level, or with ways
+ * partitioned by size the partition of psz's entry size. */
+static struct ref_level *ref_part(struct ref *x, unsigned c, unsigned k, unsigned psz)
+{
+	const struct model_level *lv = &x->m->level[k];
+	unsigned p = model_level_parted(lv) ? model_entry_psz(lv, psz) : 0;
+
+	return &x->lv[((size_t)c * x->m->nlevels + k) * PSZ_N + p];
 }
 
 /* One access of task i, which runs on strand s of core c. */
@@ -95,12 +114,18 @@ static void ref_access(struct ref *x, unsigned i)
 	const struct model_machine *m = x->m;
 	struct ref_task *t = &x->t[i];
 	struct model_task *mt = &x->st->task[i];
-	uint32_t page, tag0, tag1 = 0, itag;
+	uint32_t page, tag0, tag1 = 0, itag, setpage;
 	int has1 = 0, hit = -1;
+	unsigned a = 0, psz;
 
 	if (t->startup_left) {
 		page = MODEL_STARTUP_PAGE0 + (uint32_t)(x->r->startup - t->startup_left);
 		t->startup_left--;
+	} else if (t->heap_owed) {
+		a = 1;
+		t->heap_owed--;
+		wl_fill(&t->hs, &page, 1);
+		page += MODEL_HEAP_PAGE0 + t->heap_base;
 	} else {
 		unsigned words = x->r->words > 1 ? x->r->words : 1, shift = model_words_shift(m, x->r);
 
@@ -115,7 +140,11 @@ static void ref_access(struct ref *x, unsigned i)
 		}
 		page = (t->page << shift) + (uint32_t)(((uint64_t)t->word << shift) / words);
 		t->word = (t->word + 1) % words;
+		t->heap_owed = model_heap_after(x->r, ++t->area_done);
 	}
+	psz = model_area_psz(x->r, a);
+	/* a heap page's set is that of its number within the heap */
+	setpage = a ? page - MODEL_HEAP_PAGE0 : page;
 	if (m->tag == TAG_NONE)
 		tag0 = 1 + t->strand;
 	else
@@ -128,18 +157,20 @@ static void ref_access(struct ref *x, unsigned i)
 			itag = SHARED_CTX;
 	}
 	mt->accesses++;
+	if (x->r->heap_pages)
+		mt->area_accesses[a]++;
 	if (x->observe) {
 		x->observe(x->observe_arg, t->core, i, itag, page);
 		return;
 	}
 	for (unsigned k = 0; k < m->nlevels && hit < 0; k++) {
-		struct ref_level *l = &x->lv[t->core * m->nlevels + k];
+		struct ref_level *l = ref_part(x, t->core, k, psz);
 		struct ref_entry *set;
 
-		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
+		if (!(m->level[k].psz_mask & (1u << psz)))
 			continue;
 		mt->probes[k]++;
-		set = &l->e[(size_t)model_set_of((uint64_t)page << ref_shift(x, k), l->sets,
+		set = &l->e[(size_t)model_set_of((uint64_t)setpage << ref_shift(x, k, a), l->sets,
 						 m->level[k].hashed) * l->ways];
 		for (unsigned w = 0; w < l->ways; w++) {
 			struct ref_entry *e = &set[w];
@@ -152,19 +183,23 @@ static void ref_access(struct ref *x, unsigned i)
 				break;
 			}
 		}
-		if (hit < 0)
+		if (hit < 0) {
 			mt->misses[k]++;
+			mt->area_misses[a][k] += !!x->r->heap_pages;
+		}
 	}
-	if (hit < 0)
+	if (hit < 0) {
 		mt->walks++;
+		mt->area_walks[a] += !!x->r->heap_pages;
+	}
 	for (unsigned k = 0; k < m->nlevels && (hit < 0 || k < (unsigned)hit); k++) {
-		struct ref_level *l = &x->lv[t->core * m->nlevels + k];
+		struct ref_level *l = ref_part(x, t->core, k, psz);
 		struct ref_entry *set;
 		unsigned w;
 
-		if (!(m->level[k].psz_mask & (1u << x->r->psz)))
+		if (!(m->level[k].psz_mask & (1u << psz)))
 			continue;
-		set = &l->e[(size_t)model_set_of((uint64_t)page << ref_shift(x, k), l->sets,
+		set = &l->e[(size_t)model_set_of((uint64_t)setpage << ref_shift(x, k, a), l->sets,
 						 m->level[k].hashed) * l->ways];
 		w = ref_victim(l, set, m->level[k].repl);
 		set[w].valid = 1;
@@ -193,10 +228,10 @@ static int ref_next(struct ref *x, unsigned c, unsigned s, int after)
 /* Invalidate strand s's entries in every level of core c (tag none). */
 static void ref_flush(struct ref *x, unsigned c, unsigned s)
 {
-	for (unsigned k = 0; k < x->m->nlevels; k++) {
-		struct ref_level *l = &x->lv[c * x->m->nlevels + k];
+	for (size_t j = 0; j < (size_t)x->m->nlevels * PSZ_N; j++) {
+		struct ref_level *l = &x->lv[c * x->m->nlevels * PSZ_N + j];
 
-		for (unsigned w = 0; w < l->sets * l->ways; w++)
+		for (unsigned w = 0; l->e && w < l->sets * l->ways; w++)
 			if (l->e[w].tag == 1 + s)
 				l->e[w].valid = 0;
 	}
@@ -253,7 +288,7 @@ static int ref_alloc(struct ref *x)
 	x->st->ntasks = r->ntasks;
 	x->st->task = calloc(r->ntasks, sizeof(*x->st->task));
 	x->t = calloc(r->ntasks, sizeof(*x->t));
-	x->lv = calloc((size_t)m->cores * m->nlevels, sizeof(*x->lv));
+	x->lv = calloc((size_t)m->cores * m->nlevels * PSZ_N, sizeof(*x->lv));
 	x->cur = malloc(ncs * sizeof(*x->cur));
 	x->qleft = malloc(ncs * sizeof(*x->qleft));
 	x->sched = calloc(m->cores, sizeof(*x->sched));
@@ -265,14 +300,21 @@ static int ref_alloc(struct ref *x)
 		return -ENOMEM;
 	for (unsigned c = 0; c < m->cores; c++) {
 		for (unsigned k = 0; k < m->nlevels; k++) {
-			struct ref_level *l = &x->lv[c * m->nlevels + k];
+			const struct model_level *lv = &m->level[k];
 
-			l->ways = m->level[k].ways ? m->level[k].ways : m->level[k].entries;
-			l->sets = m->level[k].entries / l->ways;
-			l->e = calloc(m->level[k].entries, sizeof(*l->e));
-			if (!l->e)
-				return -ENOMEM;
-			rng_seed(&l->rng, r->seed, 0x7100 + (uint64_t)c * MODEL_LEVELS + k);
+			/* the level, or each partition apart, seeded alike */
+			for (unsigned p = 0; p < PSZ_N; p++) {
+				struct ref_level *l = &x->lv[((size_t)c * m->nlevels + k) * PSZ_N + p];
+
+				if (model_level_parted(lv) ? !lv->part[p] : p > 0)
+					continue;
+				l->ways = model_level_parted(lv) ? lv->part[p] : lv->ways ? lv->ways : lv->entries;
+				l->sets = model_level_sets(lv);
+				l->e = calloc((size_t)l->sets * l->ways, sizeof(*l->e));
+				if (!l->e)
+					return -ENOMEM;
+				rng_seed(&l->rng, r->seed, 0x7100 + (uint64_t)c * MODEL_LEVELS + k);
+			}
 		}
 	}
 	return 0;
@@ -299,11 +341,17 @@ static int ref_start(struct ref *x)
 		x->t[i].proc = r->threads ? 0 : i;
 		x->t[i].left = model_task_accesses(r);
 		x->t[i].startup_left = r->startup;
+		x->t[i].heap_base = (uint32_t)model_heap_base(r, i);
 		if (x->observe && !(x->t[i].buf = malloc(OBSERVE_BLOCK * sizeof(uint32_t)))) {
 			ret = -ENOMEM;
 			goto out;
 		}
 		ret = wl_open(&x->t[i].s, r->ops, &p);
+		if (!ret && r->heap_pages) {
+			struct wl_params hp = model_heap_params(r, i);
+
+			ret = wl_open(&x->t[i].hs, r->ops, &hp);
+		}
 		if (ret)
 			goto out;
 	}
@@ -363,10 +411,11 @@ static void ref_free(struct ref *x)
 	if (x->t)
 		for (unsigned i = 0; i < x->r->ntasks; i++) {
 			wl_close(&x->t[i].s);
+			wl_close(&x->t[i].hs);
 			free(x->t[i].buf);
 		}
 	if (x->lv)
-		for (unsigned j = 0; j < m->cores * m->nlevels; j++)
+		for (size_t j = 0; j < (size_t)m->cores * m->nlevels * PSZ_N; j++)
 			free(x->lv[j].e);
 	for (unsigned c = 0; x->sched && c < m->cores; c++)
 		free(x->sched[c]);
@@ -396,7 +445,8 @@ int model_reference_observe(const struct model_machine *m, const struct model_ru
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	if (model_check(m, r, err, sizeof(err)))
+	/* observers see one page size: refuse a heap */
+	if (model_check(m, r, err, sizeof(err)) || (fn && r->heap_pages))
 		return -EINVAL;
 	ret = ref_alloc(&x);
 	if (!ret)

@@ -61,6 +61,12 @@ static int task_init(struct ftask *t, const struct model_machine *m, const struc
 	t->buf = malloc(CHUNK * sizeof(*t->buf));
 	if (!t->buf)
 		return -ENOMEM;
+	if (r->heap_pages) {
+		int ret = heap_init(t, r, i);
+
+		if (ret)
+			return ret;
+	}
 	return wl_open(&t->s, r->ops, &p);
 }
 
@@ -72,6 +78,10 @@ static void derive_counts(const struct model_machine *m, const struct model_run 
 	uint64_t reach;
 	unsigned u = 0;
 
+	if (t->heap) {
+		heap_counts(m, r, t, mt);
+		return;
+	}
 	mt->accesses = reach = t->init_left - t->left;
 	for (unsigned k = 0; k < m->nlevels; k++) {
 		if (!(m->level[k].psz_mask & (1u << r->psz)))
@@ -223,7 +233,8 @@ int model_simulate_jobs(const struct model_machine *m, const struct model_run *r
 	memset(st, 0, sizeof(*st));
 	if (model_check(m, r, err, sizeof(err)) || jobs < 1 || jobs > MODEL_MAX_JOBS)
 		return -EINVAL;
-	periodic = !!(r->ops->flags & WL_PERIODIC);
+	/* a heap's stream has rounds of its own: no period is looked for */
+	periodic = !!(r->ops->flags & WL_PERIODIC) && !r->heap_pages;
 	for (unsigned k = 0; k < m->nlevels; k++)
 		if ((m->level[k].psz_mask & (1u << r->psz)) && m->level[k].repl == REPL_RANDOM)
 			periodic = 0;
@@ -260,6 +271,7 @@ out:
 		for (unsigned i = 0; i < r->ntasks; i++) {
 			wl_close(&t[i].s);
 			free(t[i].buf);
+			heap_free(&t[i]);
 		}
 	}
 	free(t);

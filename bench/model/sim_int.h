@@ -28,6 +28,40 @@ struct ftask {
 	int has1;
 	uint32_t idbase, pidbase;	/* dense id of area page 0, of start-up page 0 */
 	uint64_t hit[MODEL_LEVELS + 1];	/* accesses that first hit probed level u; [nlv]: walks */
+	struct fheap *heap;	/* the run's heap (multi.c), or NULL */
+};
+
+/*
+ * A task's private heap (model_run.heap_pages) and what it takes to
+ * interleave it (multi.c): its stream, read in blocks; the area's
+ * accesses so far and the heap accesses due before the area's next; and
+ * per area the accesses and where they first hit (the area's probed
+ * levels, struct fmulti), [n]: walks.
+ */
+struct fheap {
+	struct wl_stream s;
+	uint32_t *buf;
+	unsigned bpos, blen;
+	uint64_t owed;
+	unsigned rem;		/* (the area's accesses so far) x share mod (100 - share) */
+	uint32_t base;		/* the heap's first page number (model_heap_base()) */
+	uint32_t hidbase;	/* dense id of heap page 0 (with struct fmulti's loc) */
+	uint64_t acc[MODEL_AREAS];
+	uint64_t hit[MODEL_AREAS][MODEL_LEVELS + 1];
+};
+
+/* A core of a run with a heap: which of its levels (lv[]) each area
+ * probes, in order, and with what set-index shift; the machine level and
+ * page size each of lv[] was made for; and its own loc table (level.h:
+ * id -> way + 1 in each of lv[]), or NULL for the levels' hash indexes.
+ * The core's loc stays NULL, so that the single-size path's dispatch
+ * sends its accesses here (step.c). */
+struct fmulti {
+	unsigned n[MODEL_AREAS];
+	unsigned u[MODEL_AREAS][MODEL_LEVELS];
+	unsigned shift[MODEL_AREAS][MODEL_LEVELS];
+	unsigned k[MODEL_LEVELS], psz[MODEL_LEVELS];
+	uint32_t *loc;
 };
 
 struct fstrand {
@@ -45,6 +79,8 @@ struct fcore {
 	struct ftask *t;	/* all tasks */
 	struct flevel lv[MODEL_LEVELS];
 	unsigned nlv;
+	int multi;		/* a run with a heap: no loc, access_multi() (multi.c) */
+	struct fmulti mu;
 	uint32_t *loc;		/* id -> way + 1 in each level (level.h), or NULL */
 	uint64_t *tags, span;	/* the tag of ids n * span .. n * span + span - 1 is tags[n] */
 	struct fstrand *sd;
@@ -70,6 +106,16 @@ void core_free(struct fcore *c);
 /* Simulate core cn to the end (sched.c); periodic: look for a repeated
  * state and skip whole periods (period.c). Returns 0 or -ENOMEM. */
 int run_core(struct fcore *c, unsigned cn, int periodic);
+/* multi.c: a core of a run with a heap: its levels, one per level and
+ * partition the areas take, behind hash indexes (0 or -ENOMEM); one
+ * access; a task's heap (0 or -errno), freed by heap_free(); and the
+ * task's counts per level and area from its fheap. */
+int core_init_multi(struct fcore *c, unsigned cn);
+void access_multi(struct fcore *c, struct ftask *t);
+int heap_init(struct ftask *t, const struct model_run *r, unsigned i);
+void heap_free(struct ftask *t);
+void heap_counts(const struct model_machine *m, const struct model_run *r, const struct ftask *t,
+		 struct model_task *mt);
 /* One access of task t on core c, whatever the core (step.c). */
 void access_one(struct fcore *c, struct ftask *t);
 /* `periods` issue periods of the tasks in c->flat (c->nflat of them,

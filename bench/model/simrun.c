@@ -48,11 +48,50 @@ static int hardware_can(const struct sim_cfg *c, const struct model_machine *m,
 			 (unsigned long long)c->cores, m->name, m->max_cores);
 		return -EINVAL;
 	}
-	if (m->arch_psz && !(m->arch_psz & (1u << r->psz))) {
-		snprintf(err, errlen, "--page-size %s: %s has no %s pages (it maps %s)", model_psz_name(r->psz),
-			 m->arch, model_psz_name(r->psz), model_psz_mask_str(m->arch_psz, ps, sizeof(ps)));
+	for (unsigned a = 0; a < model_areas(r); a++) {
+		unsigned psz = model_area_psz(r, a);
+
+		if (!m->arch_psz || (m->arch_psz & (1u << psz)))
+			continue;
+		snprintf(err, errlen, "--%spage-size %s: %s has no %s pages (it maps %s)", a ? "heap-" : "",
+			 model_psz_name(psz), m->arch, model_psz_name(psz),
+			 model_psz_mask_str(m->arch_psz, ps, sizeof(ps)));
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The heap of c into r (model_run.heap_pages): none without --heap-size.
+ * Returns 0 or -EINVAL with the reason in err. */
+static int heap_prepare(const struct sim_cfg *c, struct model_run *r, char *err, size_t errlen)
+{
+	char b[32];
+	int page = model_psz_parse(c->heap_page ? c->heap_page : "4k", &r->heap_psz);
+
+	if (!c->heap_size) {
+		/* a heap setting alone would name a distinct cell for the same run */
+		if (c->heap_share == 25 && !page && r->heap_psz == PSZ_4K)
+			return 0;
+		snprintf(err, errlen, "--heap-page-size and --heap-share describe the heap: give --heap-size");
+		return -EINVAL;
+	}
+	if (page) {
+		snprintf(err, errlen, "--heap-page-size '%s': not a page size the model knows (4k..16g)",
+			 c->heap_page);
+		return -EINVAL;
+	}
+	if (c->heap_size % model_psz_bytes(r->heap_psz) ||
+	    c->heap_size / model_psz_bytes(r->heap_psz) >= MODEL_MAX_HEAP_PAGES) {
+		snprintf(err, errlen, "--heap-size %s: not a multiple of its page size %s, or 2^30 pages or more",
+			 fmt_size(c->heap_size, b, sizeof(b)), model_psz_name(r->heap_psz));
+		return -EINVAL;
+	}
+	if (strcmp(r->ops->name, "zipf") == 0 && c->heap_size / model_psz_bytes(r->heap_psz) < 2) {
+		snprintf(err, errlen, "zipf needs a heap of at least 2 pages");
+		return -EINVAL;
+	}
+	r->heap_pages = c->heap_size / model_psz_bytes(r->heap_psz);
+	r->heap_share = (unsigned)c->heap_share;
 	return 0;
 }
 
@@ -186,7 +225,8 @@ int sim_prepare(const struct sim_cfg *c, const struct sysinfo *si, struct model_
 	r->jitter = (unsigned)c->jitter;
 	r->startup = c->startup;
 	r->words = (unsigned)c->words;
-	if (hardware_can(c, m, r, err, errlen) || model_check(m, r, err, errlen))
+	if (heap_prepare(c, r, err, errlen) || hardware_can(c, m, r, err, errlen) ||
+	    model_check(m, r, err, errlen))
 		return -EINVAL;
 	return 0;
 }
@@ -247,9 +287,17 @@ char *sim_machine_json(const struct model_machine *m, char *buf, size_t len)
 		json_bool(&j, "fully_associative", lv->ways == 0);
 		json_u64(&j, "sets", model_level_sets(lv));
 		json_str(&j, "index", lv->hashed ? "hash" : "mod");
-		json_u64(&j, "modelled_entries", (uint64_t)model_level_sets(lv) * (lv->ways ? lv->ways : lv->entries));
+		json_u64(&j, "modelled_entries", model_level_modelled(lv));
 		json_str(&j, "replacement", repl[lv->repl]);
 		json_str(&j, "page_sizes", model_psz_mask_str(lv->psz_mask, ps, sizeof(ps)));
+		if (model_level_parted(lv)) {
+			/* ways of each set per entry size: "ways_by_size": {"4k": 8, "2m": 2} */
+			json_obj_open(&j, "ways_by_size");
+			for (unsigned s = 0; s < PSZ_N; s++)
+				if (lv->part[s])
+					json_u64(&j, model_psz_name(s), lv->part[s]);
+			json_obj_close(&j);
+		}
 		json_dbl(&j, "hit_cycles", lv->hit_cycles);
 		json_obj_close(&j);
 	}
@@ -301,7 +349,7 @@ static void driver_event(const struct model_machine *m, const struct model_run *
 {
 	uint64_t n;
 
-	if (model_count_of(m, r->psz, t, c, &n))
+	if (model_count_of(m, r, t, c, &n))
 		v->state = EV_UNSUPPORTED;
 	else
 		counted(v, n);
@@ -333,7 +381,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		uint64_t n;
 
 		/* a counter the machine lacks (no second level) is not listed */
-		if (st->ntasks && model_count_of(m, r->psz, &st->task[0], plain[k].c, &n))
+		if (st->ntasks && model_count_of(m, r, &st->task[0], plain[k].c, &n))
 			continue;
 		plain_ev[e - 3] = plain[k].c;
 		snprintf(res->events[e++], sizeof(res->events[0]), "%s", plain[k].name);
@@ -357,7 +405,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 		for (unsigned k = 0; k < nplain; k++) {
 			uint64_t n = 0;
 
-			model_count_of(m, r->psz, t, plain_ev[k], &n);
+			model_count_of(m, r, t, plain_ev[k], &n);
 			counted(&tr->ev[3 + k], n);
 		}
 		for (unsigned k = 0; k < m->nlevels && 3 + nplain + k < EV_MAX; k++)
@@ -375,7 +423,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	for (unsigned i = 0; i < st->ntasks; i++) {
 		uint64_t n;
 
-		if (model_count_of(m, r->psz, &st->task[i], m->ev_load_misses, &n))
+		if (model_count_of(m, r, &st->task[i], m->ev_load_misses, &n))
 			break;
 		misses += n;
 		if (i + 1 == st->ntasks)
@@ -393,7 +441,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 
 void sim_list_machines(FILE *f)
 {
-	char tlb[512], b[16];
+	char tlb[512], b[16], org[160];
 
 	for (int i = 0; model_presets[i]; i++) {
 		const struct model_machine *m = model_presets[i];
@@ -404,10 +452,8 @@ void sim_list_machines(FILE *f)
 			choice(MODEL_TAG_CHOICES, m->tag, b, sizeof(b)), m->cores, m->strands,
 			m->default_page);
 		for (unsigned k = 0; k < m->nlevels; k++)
-			if (m->level[k].ways && m->level[k].entries % m->level[k].ways)
-				fprintf(f, "  sets     %s: %u sets x %u ways, %u of its %u entries modelled\n",
-					m->level[k].name, model_level_sets(&m->level[k]), m->level[k].ways,
-					model_level_sets(&m->level[k]) * m->level[k].ways, m->level[k].entries);
+			if (model_level_org(&m->level[k], org, sizeof(org)))
+				fprintf(f, "  sets     %s: %s\n", m->level[k].name, org);
 		fprintf(f, "  costs    walk %g cycles at %g GHz (estimates)\n", m->walk_cycles, m->ghz);
 		fprintf(f, "  source   %s\n", m->source);
 		fprintf(f, "  counters %s\n", m->counters);

@@ -35,6 +35,9 @@ struct sim_cfg {
 	uint64_t jitter;	/* issue-order jitter: slots per strand per period, 0 lockstep */
 	uint64_t startup;	/* private start-up pages per task */
 	uint64_t words;		/* accesses per page visit, spread over the page (1: one) */
+	uint64_t heap_size;	/* a private heap per task, bytes; 0: none (model_run.heap_pages) */
+	const char *heap_page;	/* its page size */
+	uint64_t heap_share;	/* percent of the accesses after start-up that go to the heap */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
 	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */

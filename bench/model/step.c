@@ -42,10 +42,13 @@ static void access_hashed(struct fcore *c, struct ftask *t)
 		level_fill(&c->lv[u], set[u], key, id);
 }
 
-/* One access of task t, whatever the core. */
+/* One access of task t, whatever the core (a run with a heap has no
+ * loc table: multi.c). */
 void access_one(struct fcore *c, struct ftask *t)
 {
-	if (!c->loc)
+	if (!c->loc && c->multi)
+		access_multi(c, t);
+	else if (!c->loc)
 		access_hashed(c, t);
 	else
 		access_loc(c->lv, c->loc, c->r->startup, t, c->nlv, LK_ANY, LK_ANY, LK_ANY, SETS_ANY);
@@ -181,7 +184,7 @@ void run_periods(struct fcore *c, uint64_t periods)
 	if (!c->loc) {
 		for (uint64_t p = 0; p < periods; p++)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
-				access_hashed(c, c->flat[s]);
+				access_one(c, c->flat[s]);
 	} else if (!pow2 && c->nlv == 2 && c->lv[0].sets == 1 && c->lv[0].kind == LK_WIDE_LRU &&
 		   c->lv[1].kind == LK_NARROW_LRU) {
 		/* zen2's: a fully associative L1, an L2 whose sets are not a power of two */

@@ -11,7 +11,7 @@ static void machine(struct model_machine *m, unsigned e, int tag, unsigned stran
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "test");
 	m->nlevels = 1;
-	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 };
+	m->level[0] = (struct model_level){ "l1d", e, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } };
 	m->tag = tag;
 	m->cores = 1;
 	m->strands = strands;
@@ -430,9 +430,9 @@ static void flushes_against_reference(void)
 {
 	static const char *const pats[] = { "zipf", "random", "rounds" };
 	static const struct model_level geo[][2] = {
-		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 } },
-		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 } },
-		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 } },
+		{ { "l1", 16, 4, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } }, { "l2", 64, 8, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } } },
+		{ { "l1", 48, 12, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } }, { "l2", 40, 5, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } } },
+		{ { "l1", 32, 0, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } }, { "l2", 128, 16, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } } },
 	};
 	unsigned n = 0, agree = 0;
 

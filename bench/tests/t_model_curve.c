@@ -67,7 +67,7 @@ static unsigned against_runs(const char *what, const struct model_machine *m, co
 
 static void level(struct model_level *l, const char *name, unsigned e, unsigned ways)
 {
-	*l = (struct model_level){ "", e, ways, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0 };
+	*l = (struct model_level){ "", e, ways, REPL_LRU, 1u << PSZ_4K, 0, { 0 }, 0, { 0 } };
 	snprintf(l->name, sizeof(l->name), "%s", name);
 }
 

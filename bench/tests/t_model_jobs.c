@@ -84,8 +84,8 @@ static void random_machines(void)
 		uint64_t skipped = 0;
 
 		m.level[0] = (struct model_level){ "l1", 8, (unsigned)rng_below(&g, 2) * 2,
-						   (int)rng_below(&g, 3), 1u << PSZ_4K, 0, { 0 }, 0 };
-		m.level[1] = (struct model_level){ "l2", 32, 4, (int)rng_below(&g, 3), 1u << PSZ_4K, 0, { 0 }, 0 };
+						   (int)rng_below(&g, 3), 1u << PSZ_4K, 0, { 0 }, 0, { 0 } };
+		m.level[1] = (struct model_level){ "l2", 32, 4, (int)rng_below(&g, 3), 1u << PSZ_4K, 0, { 0 }, 0, { 0 } };
 		r.ops = workload_find(pats[rng_below(&g, 4)]);
 		r.ntasks = 1 + (unsigned)rng_below(&g, 12);
 		r.threads = rng_below(&g, 4) == 0;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # t0176: `run --cell-keys` and `sim --cell-keys` list, from the option rows,
 # the word each option writes in the cell; a real run's cell has exactly
-# those words (windows, min_window and sim's words only when given), and scripts/sweep
+# those words (windows, min_window, and sim's words and heap words only
+# when given), and scripts/sweep
 # names its axes by them.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
@@ -38,14 +39,22 @@ test_expect_success 'sim --cell-keys: the machine is the cell word backend' - <<
 	cut -f2 "$TMPD/out" | sort >"$TMPD/sim-words" &&
 	run_sga sim --tasks 2 --rounds 1 --working-set 8m --no-store --json &&
 	cell_words >"$TMPD/got" &&
-	grep -v "^words$" "$TMPD/sim-words" >"$TMPD/want" &&
+	grep -v "^words$\|^heap" "$TMPD/sim-words" >"$TMPD/want" &&
 	diff -u "$TMPD/want" "$TMPD/got"
 EOT
 test_expect_success 'sim --words 4: its word joins the cell (left out at its default, 1)' - <<-\EOT
 	run_sga sim --machine arm-neoverse-n1 --tasks 2 --rounds 1 --working-set 8m --page-size 2m \
 		--words 4 --no-store --json &&
 	cell_words >"$TMPD/got" &&
-	diff -u "$TMPD/sim-words" "$TMPD/got" &&
+	grep -v "^heap" "$TMPD/sim-words" >"$TMPD/want" &&
+	diff -u "$TMPD/want" "$TMPD/got" &&
 	json '$.cell' | grep -q "tlb=[^ ]* words=4 ws="
+EOT
+test_expect_success 'sim with a heap: its three words join the cell after page=' - <<-\EOT
+	run_sga sim --machine intel-skylake --tasks 2 --rounds 1 --working-set 8m --page-size 2m \
+		--heap-size 4m --heap-page-size 2m --heap-share 40 --words 4 --no-store --json &&
+	cell_words >"$TMPD/got" &&
+	diff -u "$TMPD/sim-words" "$TMPD/got" &&
+	json '$.cell' | grep -q " page=2m heap=4194304 heap-page=2m heap-share=40 pattern="
 EOT
 test_done
