@@ -174,8 +174,9 @@ lab:
 # runs go to SGABENCH_DB, else results/sgabench.db. SUITE is the config:
 # kernel-quick (one cell per layout, 20 runs a guest) keeps the default
 # within 10 minutes on a busy 2-CPU machine; SUITE=kernel is the whole
-# kernel suite (24 cells, 120 runs a guest). PASSES (in place of the
-# config's) and LAB_JOBS (at most that many guests at once) when set.
+# kernel suite (24 cells, 120 runs a guest). BOOTS (each variant booted
+# that many times; the script's default when unset), PASSES (in place of
+# the config's) and LAB_JOBS (at most that many guests at once) when set.
 KERNELS ?= 6.1.174-1 6.1.176-1
 ARCHES  ?= arm64 x86_64
 SUITE   ?= kernel-quick
@@ -183,7 +184,8 @@ lab-kernels:
 	$(Q)sh scripts/deps lab
 	$(Q)$(MAKE) --no-print-directory all lab-bins
 	$(Q)sh scripts/lab/kernels --config $(SUITE) $(foreach a,$(ARCHES),--arch $(a)) \
-		$(if $(PASSES),--passes $(PASSES)) $(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
+		$(if $(BOOTS),--boots $(BOOTS)) $(if $(PASSES),--passes $(PASSES)) \
+		$(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
 
 kernel-check:
 	$(Q)sh kernel/check --full
