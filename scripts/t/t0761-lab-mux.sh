@@ -112,4 +112,37 @@ broken '/^2	100	/d'
 test_expect_success "a window without an exact run: not ok" 'test_is "$rc" 1 && grep -q "^not ok - no exact run of 100 rounds" "$TMPD/out"'
 mux --rows "$TMPD/empty"
 test_expect_success "no rows: exit 1, said" 'test_is "$rc" 1 && grep -q "no lab-mux run to tabulate" "$TMPD/err"'
+
+# --console: the rows of the runs a kept console names, their counts from
+# the database and their verdicts from its LAB MUX lines (a stored run
+# keeps no multiplexing interval). A run of this machine, two software
+# events (kind "other"), and a console written as a guest writes it.
+mux --console "$TMPD/empty"
+test_expect_success "--console without --db is a usage error" 'test_is "$rc" 2 && grep -q "needs --db" "$TMPD/err"'
+mux --console "$TMPD/empty" --rows "$TMPD/rows"
+test_expect_success "--console and --rows exclude each other" 'test_is "$rc" 2'
+command -v jq >/dev/null 2>&1 && test_set_prereq JQ
+run_sga run --tasks 1 --sga-size 4m --page-size 4k --rounds 10 --events task-clock,page-faults \
+	--db "$TMPD/m.db" --json
+u=$(json '$.uuid')
+{
+	echo "LAB PMU enabled with some PMU driver, 7 counters available"
+	echo "LAB RUN $u 0.05 events=task-clock,page-faults rounds=10"
+	echo "LAB MUX $u 4 task-clock 12.5 scaled"
+	echo "LAB MUX $u 4 page-faults null exact"
+} >"$TMPD/console"
+want1=$(printf '2\t10\ttask-clock\tother\t%s\t%s\t%s\t12.5\tscaled\t%s\t10' "$(json '$.tasks[0].events.task-clock.value')" \
+	"$(json '$.tasks[0].events.task-clock.enabled_ns')" "$(json '$.tasks[0].events.task-clock.running_ns')" "$(json '$.tasks[0].window_ns')")
+want2=$(printf '2\t10\tpage-faults\tother\t%s\t%s\t%s\t-\texact\t%s\t10' "$(json '$.tasks[0].events.page-faults.value')" \
+	"$(json '$.tasks[0].events.page-faults.enabled_ns')" "$(json '$.tasks[0].events.page-faults.running_ns')" "$(json '$.tasks[0].window_ns')")
+mux --console "$TMPD/console" --db "$TMPD/m.db" --print-rows
+test_expect_success JQ "--console: one row an event, counts from the database, verdicts from the console" - <<-\EOT
+	test_is "$rc" 0 && test_is "$(cat "$TMPD/out")" "$want1
+$want2"
+EOT
+mux --console "$TMPD/console" --db "$TMPD/m.db"
+test_expect_success JQ "no instructions or cycles to judge: no exact reference, said, exit 1" - <<-\EOT
+	test_is "$rc" 1 && grep -q "^not ok - no exact run of 10 rounds" "$TMPD/out" &&
+	grep -q "^# enabled with some PMU driver, 7 counters available" "$TMPD/out"
+EOT
 test_done
