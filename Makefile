@@ -13,7 +13,10 @@
 #                   default) on each of KERNELS (Debian versions, e.g.
 #                   "6.1.174-1 6.1.192-3-rt 6.12.117-1:transparent_hugepage=never")
 #                   on each of ARCHES (arm64 x86_64), with the verdicts of
-#                   each pair of consecutive kernels (scripts/lab/kernels)
+#                   each pair of consecutive kernels (scripts/lab/kernels),
+#                   each kernel booted BOOTS times
+#   make lab-mux    one arm64 guest: multiplexed estimates against exact
+#                   counts over a sweep of window lengths (scripts/lab/mux)
 #   make doc       the man pages (Documentation/, Asciidoctor)
 #   make install   PREFIX (/usr/local) and DESTDIR, as git's Makefile
 #   make CROSS=aarch64-linux-gnu-   a static build for that triplet, from
@@ -79,7 +82,7 @@ MICRO_SRC := $(wildcard bench/micro/*.c)
 MICRO_BIN := $(MICRO_SRC:bench/micro/%.c=$(B)/micro/%)
 LIB      := $(B)/libsgabench.a
 
-.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins lab-kernels
+.PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins lab-kernels lab-mux
 # Keep the test and micro-benchmark objects (make would delete them as
 # intermediates, print a long rm line, and build them again next time).
 .SECONDARY:
@@ -174,8 +177,9 @@ lab:
 # runs go to SGABENCH_DB, else results/sgabench.db. SUITE is the config:
 # kernel-quick (one cell per layout, 20 runs a guest) keeps the default
 # within 10 minutes on a busy 2-CPU machine; SUITE=kernel is the whole
-# kernel suite (24 cells, 120 runs a guest). PASSES (in place of the
-# config's) and LAB_JOBS (at most that many guests at once) when set.
+# kernel suite (24 cells, 120 runs a guest). BOOTS (each variant booted
+# that many times; the script's default when unset), PASSES (in place of
+# the config's) and LAB_JOBS (at most that many guests at once) when set.
 KERNELS ?= 6.1.174-1 6.1.176-1
 ARCHES  ?= arm64 x86_64
 SUITE   ?= kernel-quick
@@ -183,7 +187,15 @@ lab-kernels:
 	$(Q)sh scripts/deps lab
 	$(Q)$(MAKE) --no-print-directory all lab-bins
 	$(Q)sh scripts/lab/kernels --config $(SUITE) $(foreach a,$(ARCHES),--arch $(a)) \
-		$(if $(PASSES),--passes $(PASSES)) $(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
+		$(if $(BOOTS),--boots $(BOOTS)) $(if $(PASSES),--passes $(PASSES)) \
+		$(if $(LAB_JOBS),--jobs $(LAB_JOBS)) $(KERNELS)
+
+# The multiplexing lab: where scaled estimates stop being trustworthy on
+# the arm64 guest's PMU driver (scripts/lab/mux, scripts/configs/lab-mux).
+lab-mux:
+	$(Q)sh scripts/deps lab
+	$(Q)$(MAKE) --no-print-directory all lab-bins
+	$(Q)sh scripts/lab/mux
 
 kernel-check:
 	$(Q)sh kernel/check --full

@@ -11,7 +11,9 @@
 # (the variant string), LAB_LABEL (kernel:VARIANT), LAB_CONFIG (the
 # config's name under scripts/configs) and, when set, LAB_PASSES (in
 # place of the config's SWEEP_PASSES).
-# Prints "LAB RUN uuid seconds cell" for each stored run (the guest's
+# Prints "LAB KERNEL release cmdline", "LAB PMU" lines (the core PMU
+# and its events), "LAB RUN uuid seconds cell" for each stored run, then
+# its "LAB MUX" lines (mux_lines below) (the guest's
 # clock: virtual time under -icount) and "LAB FAIL rc cell" for
 # each failed one; exit 0 when every run was stored, 1 otherwise, 3 when
 # the guest cannot hold the config's hugepages.
@@ -36,6 +38,31 @@ t=/sys/kernel/mm/transparent_hugepage/shmem_enabled
 [ ! -w "$t" ] || echo advise >"$t"
 [ ! -w /proc/sys/kernel/numa_balancing ] || echo 0 >/proc/sys/kernel/numa_balancing
 echo "LAB KERNEL $(uname -r) $(tr -d '\n' </proc/cmdline)"
+# The core PMU as its driver announced it (counters) and the events it
+# lists in sysfs, for the record (scripts/lab/mux reads them).
+echo "LAB PMU $(dmesg | sed -n 's/.*hw perfevents: //p' | head -n 1)"
+for d in /sys/bus/event_source/devices/*/events; do
+	[ -d "$d" ] || continue
+	case "$d" in */cpu/* | */armv8* | */armv7*) ;; *) continue ;; esac
+	echo "LAB PMU EVENTS ${d%/events} $(cat "${d%/events}/perf_event_mux_interval_ms" 2>/dev/null) ms: $(cd "$d" && echo *)"
+done
+
+# mux_lines UUID <JSON: "LAB MUX UUID INTERVAL_MS EVENT ROTATIONS TRUST"
+# for every event of the run's "multiplexing" object, as the run judged
+# it: a stored run keeps no multiplexing interval, so this is where the
+# host reads the verdicts (scripts/lab/mux). JSON as sgabench prints it,
+# one member a line.
+mux_lines() {
+	awk -v u="$1" '
+	function val(s) { sub(/^[^:]*: */, "", s); sub(/,$/, "", s); gsub(/"/, "", s); return s }
+	/^  "multiplexing": \{/ { m = 1; next }
+	!m { next }
+	/^  \}/ { exit }
+	/^    "interval_ms":/ { iv = val($0) }
+	/^      "[^"]*": \{$/ { ev = $0; sub(/^ *"/, "", ev); sub(/": \{$/, "", ev); rot = "null" }
+	/^        "rotations":/ { rot = val($0) }
+	/^        "trust":/ { print "LAB MUX " u " " iv " " ev " " rot " " val($0) }'
+}
 
 db=/tmp/kernel.db
 stored=0 failed=0
@@ -49,6 +76,7 @@ while IFS='	' read -r _ cell; do
 	uuid=$(sed -n 's/^ *"uuid": *"\([0-9a-f-]*\)".*/\1/p' /tmp/run.json | head -n 1)
 	if [ "$rc" -eq 0 ] && [ -n "$uuid" ]; then
 		echo "LAB RUN $uuid $(awk -v a="$t0" '{ print $1 - a }' /proc/uptime) $cell"
+		mux_lines "$uuid" </tmp/run.json
 		stored=$((stored + 1))
 	else
 		echo "LAB FAIL $rc $cell: $(head -c 300 /tmp/run.err | tr '\n' ' ')"
