@@ -61,21 +61,31 @@ const char *perf_trust_name(int trust)
 	return trust >= 0 && trust <= TRUST_UNKNOWN ? names[trust] : "unknown";
 }
 
-double perf_mux_interval_ms(const char *pmu)
+double perf_mux_interval_ms(const char *pmu, const char **why)
 {
+	const char *knob = getenv("SGABENCH_TEST_MUX_INTERVAL");
 	char path[256];
 	FILE *f;
 	double ms = 0;
 
-	if (!pmu || !*pmu)
+	*why = NULL;
+	if (knob && *knob) {
+		snprintf(path, sizeof(path), "%s", knob);
+	} else if (!pmu || !*pmu) {
+		*why = "no-pmu";
 		return 0;
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/perf_event_mux_interval_ms", pmu);
+	} else {
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/perf_event_mux_interval_ms",
+			 pmu);
+	}
 	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lf", &ms) != 1 || ms <= 0)
-		ms = 0;
-	fclose(f);
+	if (f) {
+		if (fscanf(f, "%lf", &ms) != 1 || !(ms > 0) || !isfinite(ms))
+			ms = 0;
+		fclose(f);
+	}
+	if (ms <= 0)
+		*why = "unreadable";
 	return ms;
 }
 
