@@ -20,7 +20,9 @@ void perf_mux_judge(uint64_t enabled, uint64_t running, double interval_ms, stru
 		out->trust = TRUST_SCALED;
 }
 
-/* Whether a is less to be trusted than b: few rotations first, then unknown, then the fewest slices. */
+/* Whether a is less to be trusted than b: few rotations first, then unknown, then the fewest
+ * slices (among exact readings too, so that an exact event's rotations are its least, not
+ * the first task's). */
 static int worse(const struct perf_mux *a, const struct perf_mux *b)
 {
 	static const int rank[] = { [TRUST_EXACT] = 0, [TRUST_SCALED] = 1, [TRUST_UNKNOWN] = 2,
@@ -28,8 +30,6 @@ static int worse(const struct perf_mux *a, const struct perf_mux *b)
 
 	if (rank[a->trust] != rank[b->trust])
 		return rank[a->trust] > rank[b->trust];
-	if (a->trust == TRUST_EXACT)
-		return 0;
 	if (!isnan(a->rotations) && !isnan(b->rotations) && a->rotations != b->rotations)
 		return a->rotations < b->rotations;
 	return a->ratio < b->ratio;

@@ -46,7 +46,7 @@ void perf_mux_judge(uint64_t enabled, uint64_t running, double interval_ms, stru
 
 /*
  * The least trusted task reading of counted event e of r (the fewest
- * slices among the scaled ones). Returns 0, or -1 when some task has no
+ * slices among the readings of the worst verdict). Returns 0, or -1 when some task has no
  * value for e.
  */
 int perf_mux_event(const struct run_result *r, unsigned e, struct perf_mux *out);

@@ -54,6 +54,12 @@ static void test_event(void)
 	t[0].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 100 * MS };
 	t[1].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 80 * MS };
 	t[2].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 60 * MS };
+	t[1].ev[0] = (struct ev_value){ .raw = 1, .enabled = 80 * MS, .running = 80 * MS };
+	t[2].ev[0] = (struct ev_value){ .raw = 1, .enabled = 90 * MS, .running = 90 * MS };
+	ok(perf_mux_event(&r, 0, &m) == 0 && m.trust == TRUST_EXACT && fabs(m.rotations - 20) < 1e-9,
+	   "all exact: the fewest slices, 80 ms of task 1 (not the first task's 25)");
+	t[1].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 80 * MS };
+	t[2].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 60 * MS };
 	ok(perf_mux_event(&r, 0, &m) == 0 && m.trust == TRUST_SCALED && fabs(m.rotations - 15) < 1e-9,
 	   "the run's verdict is its least trusted task: 60 ms of 100, 15 slices");
 	t[1].ev[0].running = 20 * MS;
