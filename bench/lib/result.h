@@ -90,6 +90,10 @@ struct run_result {
 	unsigned nmissing;
 	struct metric_gap missing[METRIC_MAX];	/* metrics the run could not give */
 	double mux_interval_ms;	/* the core PMU's multiplexing interval; 0 unknown */
+	/* why mux_interval_ms is 0 (empty when known): no-pmu, unreadable
+	 * (machine/perf_mux.h), not-modelled (the model backend), not-recorded
+	 * (stored before schema 7 kept it) */
+	char mux_interval_missing[24];
 	unsigned nwindows;	/* 0: one plain window, not stored per window */
 	struct window_result *win;	/* nwindows * ntasks, [w * ntasks + t]; owned by the caller */
 };

@@ -20,7 +20,9 @@ void perf_mux_judge(uint64_t enabled, uint64_t running, double interval_ms, stru
 		out->trust = TRUST_SCALED;
 }
 
-/* Whether a is less to be trusted than b: few rotations first, then unknown, then the fewest slices. */
+/* Whether a is less to be trusted than b: few rotations first, then unknown, then the fewest
+ * slices (among exact readings too, so that an exact event's rotations are its least, not
+ * the first task's). */
 static int worse(const struct perf_mux *a, const struct perf_mux *b)
 {
 	static const int rank[] = { [TRUST_EXACT] = 0, [TRUST_SCALED] = 1, [TRUST_UNKNOWN] = 2,
@@ -28,8 +30,6 @@ static int worse(const struct perf_mux *a, const struct perf_mux *b)
 
 	if (rank[a->trust] != rank[b->trust])
 		return rank[a->trust] > rank[b->trust];
-	if (a->trust == TRUST_EXACT)
-		return 0;
 	if (!isnan(a->rotations) && !isnan(b->rotations) && a->rotations != b->rotations)
 		return a->rotations < b->rotations;
 	return a->ratio < b->ratio;
@@ -61,21 +61,31 @@ const char *perf_trust_name(int trust)
 	return trust >= 0 && trust <= TRUST_UNKNOWN ? names[trust] : "unknown";
 }
 
-double perf_mux_interval_ms(const char *pmu)
+double perf_mux_interval_ms(const char *pmu, const char **why)
 {
+	const char *knob = getenv("SGABENCH_TEST_MUX_INTERVAL");
 	char path[256];
 	FILE *f;
 	double ms = 0;
 
-	if (!pmu || !*pmu)
+	*why = NULL;
+	if (knob && *knob) {
+		snprintf(path, sizeof(path), "%s", knob);
+	} else if (!pmu || !*pmu) {
+		*why = "no-pmu";
 		return 0;
-	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/perf_event_mux_interval_ms", pmu);
+	} else {
+		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/perf_event_mux_interval_ms",
+			 pmu);
+	}
 	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lf", &ms) != 1 || ms <= 0)
-		ms = 0;
-	fclose(f);
+	if (f) {
+		if (fscanf(f, "%lf", &ms) != 1 || !(ms > 0) || !isfinite(ms))
+			ms = 0;
+		fclose(f);
+	}
+	if (ms <= 0)
+		*why = "unreadable";
 	return ms;
 }
 

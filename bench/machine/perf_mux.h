@@ -46,7 +46,7 @@ void perf_mux_judge(uint64_t enabled, uint64_t running, double interval_ms, stru
 
 /*
  * The least trusted task reading of counted event e of r (the fewest
- * slices among the scaled ones). Returns 0, or -1 when some task has no
+ * slices among the readings of the worst verdict). Returns 0, or -1 when some task has no
  * value for e.
  */
 int perf_mux_event(const struct run_result *r, unsigned e, struct perf_mux *out);
@@ -59,8 +59,13 @@ const char *perf_trust_name(int trust);
 
 /*
  * perf_event_mux_interval_ms of PMU pmu (e.g. "cpu", "armv8_pmuv3_0")
- * under /sys/bus/event_source/devices, or 0 when it cannot be read.
+ * under /sys/bus/event_source/devices, or 0 when it is not known; then
+ * *why says why, as run_result.mux_interval_missing keeps it: "no-pmu"
+ * (pmu NULL or empty: the machine has no core PMU) or "unreadable" (no
+ * such file, or not a positive number). The test knob
+ * SGABENCH_TEST_MUX_INTERVAL names a file read in place of the PMU's,
+ * whatever pmu is: no PMU is needed to store a known interval.
  */
-double perf_mux_interval_ms(const char *pmu);
+double perf_mux_interval_ms(const char *pmu, const char **why);
 
 #endif

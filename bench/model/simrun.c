@@ -369,6 +369,8 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	snprintf(res->status, sizeof(res->status), "ok");
 	res->wall_s = wall_s;
 	res->seed = r->seed;
+	/* no PMU is simulated: every count is exact, and there is no interval */
+	snprintf(res->mux_interval_missing, sizeof(res->mux_interval_missing), "not-modelled");
 	res->ntasks = st->ntasks;
 	res->task = calloc(st->ntasks, sizeof(*res->task));
 	if (!res->task)

@@ -67,6 +67,7 @@ struct plan {
 	struct perf_spec td_spec;	/* instructions, kernel included, over a detach */
 	int td_state;			/* EV_COUNTED: td_spec resolved; else why not */
 	double mux_interval_ms;		/* the core PMU's multiplexing interval; 0 unknown */
+	const char *mux_interval_missing;	/* why it is unknown (perf_mux.h), else NULL */
 };
 
 struct task_arg {

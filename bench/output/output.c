@@ -124,6 +124,9 @@ static void human_mux(FILE *f, const struct run_result *r, unsigned e)
 		return;
 	if (!isnan(m.rotations))
 		fprintf(f, ", %.0f rotations", m.rotations);
+	else
+		fprintf(f, ", rotations unknown (no multiplexing interval: %s)",
+			r->mux_interval_missing[0] ? r->mux_interval_missing : "unknown");
 	if (m.trust == TRUST_FEW_ROTATIONS)
 		fprintf(f, " (under %d: not to be trusted)", PERF_MUX_MIN_ROTATIONS);
 }
@@ -132,15 +135,21 @@ static void human_mux(FILE *f, const struct run_result *r, unsigned e)
  * The JSON "multiplexing" object: for every event counted in all tasks,
  * its least trusted task reading (perf_mux.h): running/enabled, the
  * slices it was counted in (null when the interval is unknown) and the
- * verdict; and the PMU's interval.
+ * verdict; and the PMU's interval, or null and why it is not known
+ * (run_result.mux_interval_missing). A stored run gives the same object
+ * as the run did (schema 7 keeps the interval and its reason).
  */
 static void json_mux(struct json *j, const struct run_result *r)
 {
 	json_obj_open(j, "multiplexing");
-	if (r->mux_interval_ms > 0)
+	if (r->mux_interval_ms > 0) {
 		json_dbl(j, "interval_ms", r->mux_interval_ms);
-	else
+		json_null(j, "interval_missing");
+	} else {
 		json_null(j, "interval_ms");
+		json_str(j, "interval_missing",
+			 r->mux_interval_missing[0] ? r->mux_interval_missing : "unknown");
+	}
 	json_u64(j, "min_rotations", PERF_MUX_MIN_ROTATIONS);
 	json_obj_open(j, "events");
 	for (unsigned e = 0; e < r->nevents; e++) {

@@ -159,6 +159,15 @@ void store_run_vals(int64_t machine_id, const struct run_meta *m, const struct r
 	v[RUN_REASON] = sv_text(r->reason[0] ? r->reason : NULL);
 	v[RUN_MACHINE_NAME] = sv_null();	/* the writer names the machine (store_put_run) */
 	v[RUN_KERNEL_VARIANT] = sv_null();	/* and its kernel */
+	/* the interval, or NULL and why not: one of the two, never both */
+	if (r->mux_interval_ms > 0) {
+		v[RUN_MUX_INTERVAL_MS] = sv_real(r->mux_interval_ms);
+		v[RUN_MUX_INTERVAL_MISSING] = sv_null();
+	} else {
+		v[RUN_MUX_INTERVAL_MS] = sv_null();
+		v[RUN_MUX_INTERVAL_MISSING] = sv_text(r->mux_interval_missing[0] ? r->mux_interval_missing
+								: "unknown");
+	}
 }
 
 void store_task_vals(int64_t run_id, unsigned t, const struct task_result *tr, struct store_val *tv)

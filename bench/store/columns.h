@@ -62,7 +62,9 @@ enum col_flag {
 	X(RUN_STATUS, "status", COL_TEXT, 0) \
 	X(RUN_REASON, "reason", COL_TEXT, 0) \
 	X(RUN_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 4 */ \
-	X(RUN_KERNEL_VARIANT, "kernel_variant", COL_TEXT, 0)	/* schema 5 */
+	X(RUN_KERNEL_VARIANT, "kernel_variant", COL_TEXT, 0)	/* schema 5 */ \
+	X(RUN_MUX_INTERVAL_MS, "mux_interval_ms", COL_REAL, 0)	/* schema 7 */ \
+	X(RUN_MUX_INTERVAL_MISSING, "mux_interval_missing", COL_TEXT, 0)	/* schema 7 */
 
 #define TASK_COLUMNS(X) \
 	X(TASK_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \

@@ -26,8 +26,10 @@ struct store {
  * Let a database of an older schema, opened read-only (not migrated), be
  * read with today's queries: temporary views, which shadow the tables,
  * add the later columns with what they stand for (run.machine_name: the
- * machine's hostname; run.kernel_variant: NULL, unknown; metric.missing:
- * NULL, as no older schema kept a missing metric). Returns 0 or -EIO.
+ * machine's hostname; run.kernel_variant: NULL, unknown;
+ * run.mux_interval_ms: NULL, and run.mux_interval_missing 'not-recorded';
+ * metric.missing: NULL, as no older schema kept a missing metric).
+ * Returns 0 or -EIO.
  */
 int store_compat_views(struct store *s, int v);
 

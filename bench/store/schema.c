@@ -192,5 +192,16 @@ const char *const store_migrations[] = {
 	"    FROM value GROUP BY run_id, event\n"
 	"  UNION ALL\n"
 	"  SELECT run_id, name, value, missing FROM metric;\n",
+	/*
+	 * 7: the core PMU's multiplexing interval each run read, so that a
+	 * stored run's scaled counts say over how many rotations they were
+	 * counted (machine/perf_mux.h), as the run said. One of the two is
+	 * set. Earlier runs never kept it: their interval stays unknown, as
+	 * the default says, never guessed; an input of an older schema merged
+	 * into a newer file gets the same default.
+	 */
+	"ALTER TABLE run ADD COLUMN mux_interval_ms REAL;	-- perf_event_mux_interval_ms when run; NULL unknown\n"
+	"ALTER TABLE run ADD COLUMN mux_interval_missing TEXT DEFAULT 'not-recorded';"
+	"	-- NULL when known, or why not: no-pmu|unreadable|not-modelled|not-recorded\n",
 	NULL,
 };

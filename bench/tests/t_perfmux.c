@@ -4,7 +4,10 @@
  * decision is arithmetic on the two times and the interval.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "machine/perf_mux.h"
 #include "tap.h"
 
@@ -51,6 +54,12 @@ static void test_event(void)
 	t[0].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 100 * MS };
 	t[1].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 80 * MS };
 	t[2].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 60 * MS };
+	t[1].ev[0] = (struct ev_value){ .raw = 1, .enabled = 80 * MS, .running = 80 * MS };
+	t[2].ev[0] = (struct ev_value){ .raw = 1, .enabled = 90 * MS, .running = 90 * MS };
+	ok(perf_mux_event(&r, 0, &m) == 0 && m.trust == TRUST_EXACT && fabs(m.rotations - 20) < 1e-9,
+	   "all exact: the fewest slices, 80 ms of task 1 (not the first task's 25)");
+	t[1].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 80 * MS };
+	t[2].ev[0] = (struct ev_value){ .raw = 1, .enabled = 100 * MS, .running = 60 * MS };
 	ok(perf_mux_event(&r, 0, &m) == 0 && m.trust == TRUST_SCALED && fabs(m.rotations - 15) < 1e-9,
 	   "the run's verdict is its least trusted task: 60 ms of 100, 15 slices");
 	t[1].ev[0].running = 20 * MS;
@@ -62,9 +71,43 @@ static void test_event(void)
 	   strcmp(perf_trust_name(TRUST_EXACT), "exact") == 0, "the verdicts' names");
 }
 
+/* The interval and, when it is unknown, why: the knob stands for the sysfs file. */
+static void test_interval(void)
+{
+	char path[] = "/tmp/sgabench-t_perfmux-XXXXXX";
+	const char *why = "x";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	unsetenv("SGABENCH_TEST_MUX_INTERVAL");
+	ok(perf_mux_interval_ms(NULL, &why) == 0 && why && strcmp(why, "no-pmu") == 0,
+	   "no core PMU: unknown, no-pmu");
+	ok(perf_mux_interval_ms("no-such-pmu-here", &why) == 0 && why && strcmp(why, "unreadable") == 0,
+	   "a PMU without the sysfs file: unknown, unreadable");
+	if (!f) {
+		ok(0, "a scratch file for the knob");
+		return;
+	}
+	fputs("16\n", f);
+	fclose(f);
+	setenv("SGABENCH_TEST_MUX_INTERVAL", path, 1);
+	ok(perf_mux_interval_ms(NULL, &why) == 16 && why == NULL,
+	   "the knob's file is read in place of the PMU's: 16 ms, no reason");
+	f = fopen(path, "w");
+	if (f) {
+		fputs("0\n", f);
+		fclose(f);
+	}
+	ok(perf_mux_interval_ms("cpu", &why) == 0 && why && strcmp(why, "unreadable") == 0,
+	   "an interval of 0 is no interval: unreadable");
+	unsetenv("SGABENCH_TEST_MUX_INTERVAL");
+	unlink(path);
+}
+
 int main(void)
 {
 	test_judge();
 	test_event();
+	test_interval();
 	return done_testing();
 }

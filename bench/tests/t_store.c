@@ -11,6 +11,7 @@
 #include "store/query.h"
 #include "store/read.h"
 #include "store/select.h"
+#include "machine/perf_mux.h"
 #include "machine/sysinfo.h"
 #include "tap.h"
 
@@ -104,7 +105,13 @@ int main(void)
 	is_u64(q1(db, "PRAGMA journal_mode = WAL") >= 0, 1, "journal mode set");
 
 	make_result(&r, tasks, "11111111-1111-4111-8111-111111111111");
+	/* multiplexed: task 1 counted 20 ms of 100 at a 4 ms interval, 5 rotations */
+	r.mux_interval_ms = 4;
+	tasks[1].ev[0].enabled = 100000000;
+	tasks[1].ev[0].running = 20000000;
 	ok(store_put_run(db, &si, &m, &r, &id) == 0 && id == 1, "a run is stored");
+	ok(q1(db, "SELECT COUNT(*) FROM run WHERE id = 1 AND mux_interval_ms = 4 AND mux_interval_missing IS NULL") == 1,
+	   "with its multiplexing interval, no reason");
 	is_u64(q1(db, "SELECT COUNT(*) FROM value"), 4, "two tasks x two events");
 	is_u64(q1(db, "SELECT COUNT(*) FROM value WHERE event = 'dTLB-load-misses' AND value IS NULL AND missing = 'no-pmu'"), 2,
 	       "a missing counter is NULL with its reason");
@@ -132,7 +139,10 @@ int main(void)
 	is_u64(q1(db, "SELECT COUNT(*) FROM run"), 1, "and the half-written run is rolled back");
 	is_u64(q1(db, "SELECT COUNT(*) FROM task"), 2, "with its tasks");
 	make_result(&r, tasks, "33333333-3333-4333-8333-333333333333");
+	snprintf(r.mux_interval_missing, sizeof(r.mux_interval_missing), "no-pmu");
 	ok(store_put_run(db, &si, &m, &r, &id) == 0 && id > 1, "a second run stores");
+	ok(q1(db, "SELECT COUNT(*) FROM run WHERE uuid LIKE '3333%' AND mux_interval_ms IS NULL"
+	      " AND mux_interval_missing = 'no-pmu'") == 1, "an unknown interval is NULL with its reason");
 	is_u64(q1(db, "SELECT COUNT(*) FROM machine"), 1, "the machine is stored once per fingerprint");
 	make_result(&r, tasks, "44444444-4444-4444-8444-444444444444");
 	snprintf(r.status, sizeof(r.status), "failed");
@@ -151,6 +161,15 @@ int main(void)
 	   s.res.nevents == 2 && s.res.task[1].ev[1].value == 11 && s.res.task[1].ev[0].state == EV_NO_PMU &&
 	   s.res.task[0].first_touch_faults == 100 && strcmp(s.cell, "cell-a") == 0 && s.res.nmetrics == 1,
 	   "the run reads back as it was stored (the metric the registry lacks left out)");
+	{
+		struct perf_mux mx;
+
+		/* page-faults is event 1 once sorted by name */
+		ok(s.res.mux_interval_ms == 4 && s.res.mux_interval_missing[0] == '\0' &&
+		   perf_mux_event(&s.res, 1, &mx) == 0 && mx.trust == TRUST_FEW_ROTATIONS &&
+		   mx.rotations > 4.999 && mx.rotations < 5.001,
+		   "the interval reads back: the stored estimate is judged over 5 rotations, as run");
+	}
 	ok(s.res.nmissing == 1 && s.res.missing[0].id == MET_TEARDOWN_TLB_SHOOTDOWNS &&
 	   strcmp(s.res.missing[0].reason, "no-interrupt-line") == 0,
 	   "the missing run metric reads back missing, with its reason");
@@ -168,6 +187,8 @@ int main(void)
 	store_free_run(&s);
 	ok(store_load_run(db, "33333333-3", &s) == 0 && strcmp(s.res.uuid, "33333333-3333-4333-8333-333333333333") == 0,
 	   "load by uuid prefix");
+	ok(s.res.mux_interval_ms == 0 && strcmp(s.res.mux_interval_missing, "no-pmu") == 0,
+	   "an unknown interval reads back with its reason");
 	store_free_run(&s);
 	ok(store_load_run(db, "9", &s) == -ENOENT, "an unknown run is not found (-ENOENT)");
 	/* An all-digit key that is no run id is a uuid prefix (CI once drew "80835507"). */
