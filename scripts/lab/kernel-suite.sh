@@ -49,8 +49,8 @@ done
 
 # mux_lines UUID <JSON: "LAB MUX UUID INTERVAL_MS EVENT ROTATIONS TRUST"
 # for every event of the run's "multiplexing" object, as the run judged
-# it: a stored run keeps no multiplexing interval, so this is where the
-# host reads the verdicts (scripts/lab/mux). JSON as sgabench prints it,
+# it, on the console, so the host reads the verdicts (scripts/lab/mux)
+# without a database of the guest's schema. JSON as sgabench prints it,
 # one member a line.
 mux_lines() {
 	awk -v u="$1" '

@@ -114,8 +114,8 @@ mux --rows "$TMPD/empty"
 test_expect_success "no rows: exit 1, said" 'test_is "$rc" 1 && grep -q "no lab-mux run to tabulate" "$TMPD/err"'
 
 # --console: the rows of the runs a kept console names, their counts from
-# the database and their verdicts from its LAB MUX lines (a stored run
-# keeps no multiplexing interval). A run of this machine, two software
+# the database and their verdicts from its LAB MUX lines (as a guest
+# prints them). A run of this machine, two software
 # events (kind "other"), and a console written as a guest writes it.
 mux --console "$TMPD/empty"
 test_expect_success "--console without --db is a usage error" 'test_is "$rc" 2 && grep -q "needs --db" "$TMPD/err"'
