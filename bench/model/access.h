@@ -138,15 +138,84 @@ INLINE unsigned pick_eq(unsigned x, unsigned y, unsigned a, unsigned b)
 }
 
 /*
+ * Two-level geometries compiled into access_lru2() (the presets' at their
+ * default page sizes), so that ways and set masks are constants: GEO_ANY
+ * reads them from the levels at run time. geo_ways() and geo_sets() give
+ * level u's ways and sets (0: read at run time).
+ */
+enum geo {
+	GEO_ANY,
+	GEO_SKYLAKE,	/* 8 sets of 4 ways, 128 sets of 12 ways (intel-skylake at 2m) */
+	GEO_ZEN2,	/* 1 set of 64 ways, 170 hashed sets of 12 ways (amd-zen2) */
+	GEO_N1,		/* 1 set of 48 ways, 256 sets of 5 ways (arm-neoverse-n1) */
+	GEO_NRU128	/* access_nru1(): 1 set of 128 ways (the SPARC presets') */
+};
+
+INLINE unsigned geo_ways(const unsigned geo, const unsigned u)
+{
+	switch (geo) {
+	case GEO_SKYLAKE:
+		return u ? 12 : 4;
+	case GEO_ZEN2:
+		return u ? 12 : 64;
+	case GEO_N1:
+		return u ? 5 : 48;
+	case GEO_NRU128:
+		return u ? 0 : 128;
+	default:
+		return 0;
+	}
+}
+
+INLINE unsigned geo_sets(const unsigned geo, const unsigned u)
+{
+	switch (geo) {
+	case GEO_SKYLAKE:
+		return u ? 128 : 8;
+	case GEO_ZEN2:
+		return u ? 170 : 1;
+	case GEO_N1:
+		return u ? 256 : 1;
+	case GEO_NRU128:
+		return u ? 0 : 1;
+	default:
+		return 0;
+	}
+}
+
+/* The ways of level l: W when the caller compiles them in (geo_ways()),
+ * else l->ways, read at run time. */
+INLINE unsigned ways_of(const struct flevel *l, const unsigned W)
+{
+	return W ? W : l->ways;
+}
+
+/* level_list_front() with the ways as ways_of(l, W). */
+INLINE void list_front_w(struct flevel *l, size_t set, unsigned w, const unsigned W)
+{
+	const unsigned hd = ways_of(l, W);
+	uint16_t *pv = l->prev + set * (hd + 1), *nx = l->next + set * (hd + 1);
+	unsigned p = pv[w], n = nx[w], h;
+
+	nx[p] = (uint16_t)n;
+	pv[n] = (uint16_t)p;
+	h = nx[hd];
+	nx[w] = (uint16_t)h;
+	pv[w] = (uint16_t)hd;
+	pv[h] = (uint16_t)w;
+	nx[hd] = (uint16_t)w;
+}
+
+/*
  * level_list_front() on a wide LRU level of one set whose list's ends are
  * kept in l->mru and l->lru too (access_lru2()): the ends are read
  * from there, not from the head node, so that the next access's least
  * recent way is known without a load, and kept up to date. The list
  * itself is written as level_list_front() writes it.
  */
-INLINE void list_front_ends(struct flevel *l, unsigned w)
+INLINE void list_front_ends(struct flevel *l, unsigned w, const unsigned W)
 {
-	const unsigned hd = l->ways;
+	const unsigned hd = ways_of(l, W);
 	uint16_t *pv = l->prev, *nx = l->next;
 	unsigned p = pv[w], n = nx[w], h = pick_eq(p, hd, n, l->mru);
 
@@ -170,29 +239,29 @@ INLINE void list_front_ends(struct flevel *l, unsigned w)
  * the branch on whether the access goes on to level 1 (access_loc), so a
  * ternary costs nothing there; below, pick() chooses without a branch.
  * ends: l is a wide LRU level of one set whose list's ends are kept in
- * l->mru and l->lru (list_front_ends()).
+ * l->mru and l->lru (list_front_ends()). W: the level's ways as ways_of().
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint32_t id, uint32_t *cell, unsigned u, const int ends)
+		      uint32_t id, uint32_t *cell, unsigned u, const int ends, const unsigned W)
 {
-	const size_t base = set * l->ways;
+	const size_t base = set * ways_of(l, W);
 	const unsigned c = *cell, mine = c - 1;
 	unsigned w;
 
 	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
-		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 
 		w = u ? pick(c, mine, lru) : c ? mine : lru;
 		l->order[set] = level_nibble_front(order, w);
 	} else if (ends) {
 		w = u ? pick(c, mine, l->lru) : c ? mine : l->lru;
-		list_front_ends(l, w);
+		list_front_ends(l, w, W);
 	} else {
-		unsigned lru = level_list_tail(l, set);
+		unsigned lru = l->prev[set * (ways_of(l, W) + 1) + ways_of(l, W)];
 
 		w = u ? pick(c, mine, lru) : c ? mine : lru;
-		level_list_front(l, set, w);
+		list_front_w(l, set, w, W);
 	}
 	col[(size_t)l->id[base + w] * nlv] = 0;
 	*cell = w + 1;
@@ -227,23 +296,27 @@ INLINE int list_ends(const unsigned k0, const unsigned sets)
  * way, whose move to the front changes nothing, and the row entries and
  * the slot get back what they held (the victim's entry cleared is noid's,
  * a scratch row), so that whether the level changes costs no branch.
+ * W: the level's ways as ways_of().
  */
 INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv,
-			      size_t set, uint32_t id, uint32_t *cell, unsigned keep)
+			      size_t set, uint32_t id, uint32_t *cell, unsigned keep, const unsigned W)
 {
-	const size_t base = set * l->ways;
+	const unsigned ways = ways_of(l, W);
+	const size_t base = set * ways;
 	const unsigned c = *cell;
 	unsigned w, old;
 
 	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
-		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 
 		w = pick(keep, (unsigned)order & 0xf, pick(c, c - 1, lru));
 		l->order[set] = level_nibble_front(order, w);
 	} else {
-		w = pick(keep, l->next[set * (l->ways + 1) + l->ways], pick(c, c - 1, level_list_tail(l, set)));
-		level_list_front(l, set, w);
+		const uint16_t *pv = l->prev + set * (ways + 1), *nx = l->next + set * (ways + 1);
+
+		w = pick(keep, nx[ways], pick(c, c - 1, pv[ways]));
+		list_front_w(l, set, w, W);
 	}
 	old = l->id[base + w];
 	col[(size_t)pick(keep, l->noid, old) * nlv] = 0;
@@ -256,19 +329,21 @@ INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, un
  * (narrow or wide), sets as access_loc(), without a branch on where the
  * access hits: a skewed stream hits level 0 at random, which a branch
  * mispredicts. Level 1 is worked on always, and kept as it was when
- * level 0 hits.
+ * level 0 hits. geo (enum geo): the levels' geometry, when compiled in.
  */
 INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
-			const unsigned k0, const unsigned k1, const unsigned sets)
+			const unsigned k0, const unsigned k1, const unsigned sets, const unsigned geo)
 {
 	uint32_t page = next_page(t, startup), id = page_id(t, page), *row = loc + (size_t)id * 2;
 	const unsigned c0 = row[0], c1 = row[1];
-	const size_t s0 = one_set0(sets) ? 0 : page & lv[0].set_mask;
-	const size_t s1 = sets == SETS_ONE0_ANY ? level_set(&lv[1], page) : page & lv[1].set_mask;
+	const uint32_t mask0 = geo_sets(geo, 0) ? geo_sets(geo, 0) - 1 : lv[0].set_mask;
+	const uint32_t mask1 = geo_sets(geo, 1) ? geo_sets(geo, 1) - 1 : lv[1].set_mask;
+	const size_t s0 = one_set0(sets) ? 0 : page & mask0;
+	const size_t s1 = sets == SETS_ONE0_ANY ? level_set(&lv[1], page) : page & mask1;
 
 	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
-	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets));
-	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0);
+	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets), geo_ways(geo, 0));
+	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0, geo_ways(geo, 1));
 }
 
 /* Level u of an access that first hits level `hit` (u <= hit), any kind,
@@ -278,7 +353,7 @@ INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		touch_lru(l, kind, col, nlv, set, id, cell, u, 0);
+		touch_lru(l, kind, col, nlv, set, id, cell, u, 0, 0);
 		return;
 	}
 	if (u < hit)
@@ -340,32 +415,35 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 
 /*
  * One access of task t on a core with one wide NRU level of at most 128
- * ways (the SPARC presets'), sets as access_loc(), without a branch on
+ * ways (the SPARC presets'; geo GEO_NRU128 compiles their 128 in, else
+ * GEO_ANY), sets as access_loc(), without a branch on
  * hit or miss once the set is full: the victim is found whether it is
  * needed or not, the way is picked by a conditional move, and a hit
  * rewrites its own slot and row entry (as touch_lru()). A set not yet
  * full goes through access_loc().
  */
 INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
-			const unsigned sets)
+			const unsigned sets, const unsigned geo)
 {
 	struct flevel *l = &lv[0];
 	uint32_t page = next_page(t, startup), id = page_id(t, page), *cell = loc + id;
-	const size_t set = one_set0(sets) ? 0 : page & l->set_mask, base = set * l->ways;
+	const unsigned ways = ways_of(l, geo_ways(geo, 0)), two = geo_ways(geo, 0) ? ways > 64 : l->uwords > 1;
+	const uint64_t ulast = geo_ways(geo, 0) ? (ways % 64 ? (1ull << (ways % 64)) - 1 : ~0ull) : l->ulast;
+	const size_t set = one_set0(sets) ? 0 : page & l->set_mask, base = set * ways;
 	const unsigned c = *cell;
-	uint64_t *u = l->used + set * l->uwords, u0, u1, c0, c1, m, none;
+	uint64_t *u = l->used + set * (two ? 2 : 1), u0, u1, c0, c1, m, none;
 	unsigned w, v, old;
 
-	if (__builtin_expect(l->nvalid[set] != l->ways, 0)) {
+	if (__builtin_expect(l->nvalid[set] != ways, 0)) {
 		access_loc_page(lv, loc, t, page, 1, LK_NRU, LK_ANY, LK_ANY, sets);
 		return;
 	}
 	u0 = u[0];
-	u1 = l->uwords > 1 ? u[1] : 0;
+	u1 = two ? u[1] : 0;
 	/* the first way with its used bit clear (level_victim_nru), or 0 when
 	   none is, which resets all the used bits below on a miss */
-	c0 = ~u0 & (l->uwords > 1 ? ~0ull : l->ulast);
-	c1 = l->uwords > 1 ? ~u1 & l->ulast : 0;
+	c0 = ~u0 & (two ? ~0ull : ulast);
+	c1 = two ? ~u1 & ulast : 0;
 	m = 0 - (uint64_t)(c0 == 0);
 	none = 0 - (uint64_t)((c0 | c1) == 0);
 	v = (unsigned)(~none & ((m & 64) + (unsigned)__builtin_ctzll(c0 | (c1 & m) | (none & 1))));
@@ -376,7 +454,7 @@ INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	u0 |= (uint64_t)(w < 64) << (w & 63);
 	u1 |= (uint64_t)(w >= 64) << (w & 63);
 	u[0] = u0;
-	if (l->uwords > 1)
+	if (two)
 		u[1] = u1;
 	t->hit[pick(c, 0, 1)]++;
 	old = l->id[base + w];
