@@ -349,11 +349,11 @@ INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 /* Level u of an access that first hits level `hit` (u <= hit), any kind,
  * in set `set`: u < hit fills, u == hit records the use. */
 INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
+		      uint32_t id, uint32_t *cell, unsigned u, unsigned hit, const unsigned W)
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		touch_lru(l, kind, col, nlv, set, id, cell, u, 0, 0);
+		touch_lru(l, kind, col, nlv, set, id, cell, u, 0, W);
 		return;
 	}
 	if (u < hit)
@@ -378,11 +378,11 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
  * sets (enum sets): how the set of a page is found, a constant in each
- * caller. This one takes the page, read by the caller.
+ * caller. This one takes the page, read by the caller. geo: as access_lru2().
  */
 INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, uint32_t page,
 			    const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
-			    const unsigned sets)
+			    const unsigned sets, const unsigned geo)
 {
 	uint32_t id = page_id(t, page), *row = loc + (size_t)id * nlv;
 	unsigned hit = first_hit(row, nlv);
@@ -398,10 +398,10 @@ INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, u
 		if (one_set0(sets) && u == 0)
 			set = 0;
 		else if (sets != SETS_ANY && sets != SETS_ONE0_ANY)
-			set = page & lv[u].set_mask;
+			set = page & (geo_sets(geo, u) ? geo_sets(geo, u) - 1 : lv[u].set_mask);
 		else
 			set = level_set(&lv[u], page);
-		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit);
+		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit, u < 2 ? geo_ways(geo, u) : 0);
 	}
 }
 
@@ -410,7 +410,7 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
 		       const unsigned sets)
 {
-	access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, k2, sets);
+	access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, k2, sets, GEO_ANY);
 }
 
 /*
@@ -435,7 +435,7 @@ INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	unsigned w, v, old;
 
 	if (__builtin_expect(l->nvalid[set] != ways, 0)) {
-		access_loc_page(lv, loc, t, page, 1, LK_NRU, LK_ANY, LK_ANY, sets);
+		access_loc_page(lv, loc, t, page, 1, LK_NRU, LK_ANY, LK_ANY, sets, GEO_ANY);
 		return;
 	}
 	u0 = u[0];

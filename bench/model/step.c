@@ -64,7 +64,7 @@ INLINE void access_how(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 	else if (how == ACCESS_NRU1)
 		access_nru1(lv, loc, startup, t, sets, geo);
 	else
-		access_loc(lv, loc, startup, t, nlv, k0, k1, LK_ANY, sets);
+		access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, LK_ANY, sets, geo);
 }
 
 /*
@@ -168,6 +168,9 @@ static void periods_2(struct fcore *c, uint64_t periods)
 					GEO_SKYLAKE);
 		else if (mixed)
 			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LRU2);
+		else if (has_geo(c, GEO_SKYLAKE))
+			periods_loc_geo(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC,
+					GEO_SKYLAKE);
 		else
 			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC);
 		break;
@@ -176,6 +179,8 @@ static void periods_2(struct fcore *c, uint64_t periods)
 			periods_loc_geo(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LRU2, GEO_N1);
 		else if (one0 && mixed)
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LRU2);
+		else if (one0 && has_geo(c, GEO_N1))
+			periods_loc_geo(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LOC, GEO_N1);
 		else if (one0)
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LOC);
 		else if (mixed)
@@ -213,6 +218,9 @@ void run_periods(struct fcore *c, uint64_t periods)
 					GEO_ZEN2);
 		else if (level0_mixed(c))
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LRU2);
+		else if (has_geo(c, GEO_ZEN2))
+			periods_loc_geo(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LOC,
+					GEO_ZEN2);
 		else
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LOC);
 	} else if (!pow2 || c->nlv > 2) {
