@@ -14,6 +14,7 @@
 #ifndef SGA_MODEL_ACCESS_H
 #define SGA_MODEL_ACCESS_H
 
+#include "model/perm.h"
 #include "model/sim_int.h"
 
 #define INLINE static inline __attribute__((always_inline))
@@ -151,6 +152,9 @@ enum geo {
 	GEO_NRU128	/* access_nru1(): 1 set of 128 ways (the SPARC presets') */
 };
 
+/* The most sets of a compiled-in level of at most PERM_WAYS ways. */
+#define GEO_MAX_SETS 256
+
 INLINE unsigned geo_ways(const unsigned geo, const unsigned u)
 {
 	switch (geo) {
@@ -181,6 +185,14 @@ INLINE unsigned geo_sets(const unsigned geo, const unsigned u)
 	default:
 		return 0;
 	}
+}
+
+/* Whether a narrow LRU level of W ways (compiled in, 0 if not) keeps its
+ * order as ranks in l->rank (perm.h) in the loops: periods_loc_geo() sets
+ * them up. */
+INLINE int by_rank(const unsigned W)
+{
+	return W >= 2 && W <= PERM_WAYS;
 }
 
 /* The ways of level l: W when the caller compiles them in (geo_ways()),
@@ -248,7 +260,13 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 	const unsigned c = *cell, mine = c - 1;
 	unsigned w;
 
-	if (kind == LK_NARROW_LRU) {
+	if (kind == LK_NARROW_LRU && by_rank(W)) {
+		const struct perm_tab *pt = &perm_tabs[W];
+		unsigned r = l->rank[set], lru = pt->lru[r];
+
+		w = u ? pick(c, mine, lru) : c ? mine : lru;
+		l->rank[set] = pt->next[r * W + w];
+	} else if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
 		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 
@@ -306,7 +324,13 @@ INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, un
 	const unsigned c = *cell;
 	unsigned w, old;
 
-	if (kind == LK_NARROW_LRU) {
+	if (kind == LK_NARROW_LRU && by_rank(W)) {
+		const struct perm_tab *pt = &perm_tabs[W];
+		unsigned r = l->rank[set];
+
+		w = pick(keep, pt->mru[r], pick(c, c - 1, pt->lru[r]));
+		l->rank[set] = pt->next[r * W + w];
+	} else if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
 		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 

@@ -82,12 +82,22 @@ INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nl
 	uint32_t *const loc = c->loc;
 	const uint64_t startup = c->r->startup;
 	struct flevel lv[MODEL_LEVELS];
+	uint8_t rank[2][GEO_MAX_SETS];
 	uint64_t p = 0;
 
 	/* a copy on the stack, which the loop's stores through the levels'
 	   arrays cannot alias: its fields need not be read again after each */
 	for (unsigned u = 0; u < nlv; u++)
 		lv[u] = c->lv[u];
+	/* narrow levels of compiled-in geometries keep their orders as ranks */
+	for (unsigned u = 0; u < 2 && u < nlv; u++) {
+		if (lv[u].kind != LK_NARROW_LRU || !by_rank(geo_ways(geo, u)))
+			continue;
+		perm_init();
+		lv[u].rank = rank[u];
+		for (unsigned s = 0; s < geo_sets(geo, u); s++)
+			rank[u][s] = perm_rank(lv[u].order[s], geo_ways(geo, u));
+	}
 	if (how == ACCESS_LRU2 && list_ends(k0, sets)) {
 		lv[0].mru = lv[0].next[lv[0].ways];
 		lv[0].lru = lv[0].prev[lv[0].ways];
@@ -98,8 +108,12 @@ INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nl
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
 			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how, geo);
-	for (unsigned u = 0; u < nlv; u++)
+	for (unsigned u = 0; u < nlv; u++) {
+		for (unsigned s = 0; by_rank(geo_ways(geo, u)) && lv[u].rank && s < geo_sets(geo, u); s++)
+			lv[u].order[s] = perm_order(rank[u][s], geo_ways(geo, u), lv[u].order[s]);
+		lv[u].rank = NULL;
 		c->lv[u] = lv[u];
+	}
 }
 
 INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
