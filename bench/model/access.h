@@ -195,6 +195,15 @@ INLINE int by_rank(const unsigned W)
 	return W >= 2 && W <= PERM_WAYS;
 }
 
+/* level_set() of level u under geo: a hashed level whose sets geo compiles
+ * in (amd-zen2's L2, ishift 0: has_geo()) takes the hash modulo a constant. */
+INLINE size_t geo_set(const struct flevel *l, const unsigned geo, const unsigned u, uint32_t page)
+{
+	if (geo == GEO_ZEN2 && u == 1)
+		return (size_t)((((uint64_t)page * 0x9e3779b97f4a7c15ull) >> 32) % geo_sets(geo, u));
+	return level_set(l, page);
+}
+
 /* The ways of level l: W when the caller compiles them in (geo_ways()),
  * else l->ways, read at run time. */
 INLINE unsigned ways_of(const struct flevel *l, const unsigned W)
@@ -363,7 +372,7 @@ INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	const uint32_t mask0 = geo_sets(geo, 0) ? geo_sets(geo, 0) - 1 : lv[0].set_mask;
 	const uint32_t mask1 = geo_sets(geo, 1) ? geo_sets(geo, 1) - 1 : lv[1].set_mask;
 	const size_t s0 = one_set0(sets) ? 0 : page & mask0;
-	const size_t s1 = sets == SETS_ONE0_ANY ? level_set(&lv[1], page) : page & mask1;
+	const size_t s1 = sets == SETS_ONE0_ANY ? geo_set(&lv[1], geo, 1, page) : page & mask1;
 
 	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
 	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets), geo_ways(geo, 0));
@@ -424,7 +433,7 @@ INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, u
 		else if (sets != SETS_ANY && sets != SETS_ONE0_ANY)
 			set = page & (geo_sets(geo, u) ? geo_sets(geo, u) - 1 : lv[u].set_mask);
 		else
-			set = level_set(&lv[u], page);
+			set = geo_set(&lv[u], geo, u, page);
 		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit, u < 2 ? geo_ways(geo, u) : 0);
 	}
 }
