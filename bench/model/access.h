@@ -70,12 +70,12 @@ INLINE uint64_t page_key(const struct ftask *t, uint32_t page, uint32_t *id)
  * *cell at it. An LRU set evicts its least recent way (an empty one when
  * there is one): a narrow one by rotating its recency word, a wide one
  * from its list's tail. The victim's row entry is cleared (noid's, a
- * scratch row, when the slot was empty).
+ * scratch row, when the slot was empty). W: the level's ways as ways_of().
  */
 INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		     uint32_t id, uint32_t *cell)
+		     uint32_t id, uint32_t *cell, const unsigned W)
 {
-	const size_t base = set * l->ways;
+	const size_t base = set * ways_of(l, W);
 	uint32_t *const ids = l->id;
 	unsigned w;
 
@@ -90,10 +90,10 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 		w = level_list_tail(l, set);
 		level_list_front(l, set, w);
 		col[(size_t)ids[base + w] * nlv] = 0;
-	} else if (kind == LK_NRU && l->wide && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
+	} else if (kind == LK_NRU && l->wide && __builtin_expect(l->nvalid[set] == ways_of(l, W), 1)) {
 		/* a full wide NRU set (the SPARC presets'): no invalid way to look for */
-		w = level_victim_nru(l, set);
-		level_set_used(l, set, w);
+		w = victim_nru_w(l, set, W);
+		set_used_w(l, set, w, W);
 		col[(size_t)ids[base + w] * nlv] = 0;
 	} else {
 		w = level_victim_k(l, kind, set);
@@ -104,10 +104,14 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 	ids[base + w] = id;
 }
 
-/* A hit in level l of kind `kind` on way + 1 = cell, in set `set`: record the use. */
-INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell)
+/* A hit in level l of kind `kind` on way + 1 = cell, in set `set`: record
+ * the use. W: the level's ways as ways_of(). */
+INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell, const unsigned W)
 {
-	level_use_k(l, kind, set, cell - 1);
+	if (level_kind(l, kind) == LK_NRU)
+		set_used_w(l, set, cell - 1, W);
+	else
+		level_use_k(l, kind, set, cell - 1);
 }
 
 /*
@@ -300,9 +304,9 @@ INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 		return;
 	}
 	if (u < hit)
-		fill_loc(l, kind, col, nlv, set, id, cell);
+		fill_loc(l, kind, col, nlv, set, id, cell, W);
 	else
-		hit_loc(l, kind, set, *cell);
+		hit_loc(l, kind, set, *cell, W);
 }
 
 /* The first level whose row entry is set (nlv when none): no branch. */

@@ -102,4 +102,34 @@ INLINE void list_front_w(struct flevel *l, size_t set, unsigned w, const unsigne
 	nx[hd] = (uint16_t)w;
 }
 
+/* The used-bit words of a set of level l: of W ways compiled in, or l->uwords. */
+INLINE unsigned uwords_of(const struct flevel *l, const unsigned W)
+{
+	return W ? (W + 63) / 64 : l->uwords;
+}
+
+/* level_set_used() with the ways as ways_of(l, W). */
+INLINE void set_used_w(struct flevel *l, size_t set, unsigned w, const unsigned W)
+{
+	l->used[set * uwords_of(l, W) + w / 64] |= 1ull << (w % 64);
+}
+
+/* level_victim_nru() with the ways as ways_of(l, W): the loops over the
+ * used-bit words unrolled when W is compiled in. */
+INLINE unsigned victim_nru_w(struct flevel *l, size_t set, const unsigned W)
+{
+	const unsigned nw = uwords_of(l, W), last = nw - 1;
+	const uint64_t ulast = W ? (W % 64 ? (1ull << (W % 64)) - 1 : ~0ull) : l->ulast;
+	uint64_t *u = l->used + set * nw;
+
+	for (unsigned k = 0; k < last; k++)
+		if (~u[k])
+			return 64 * k + (unsigned)__builtin_ctzll(~u[k]);
+	if (~u[last] & ulast)
+		return 64 * last + (unsigned)__builtin_ctzll(~u[last] & ulast);
+	for (unsigned k = 0; k <= last; k++)
+		u[k] = 0;
+	return 0;
+}
+
 #endif

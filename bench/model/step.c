@@ -161,6 +161,8 @@ INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
 		periods_loc_geo(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_NRU1, GEO_NRU128);
 	else if (k0 == LK_NRU && l->sets == 1 && l->wide && l->uwords <= 2 && level0_mixed(c))
 		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_NRU1);
+	else if (k0 == LK_NRU && l->sets == 1 && l->ways == 128)
+		periods_loc_geo(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_LOC, GEO_NRU128);
 	else if ((k0 == LK_NRU || k0 == LK_WIDE_LRU) && l->sets == 1)
 		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_LOC);
 	else
