@@ -288,7 +288,7 @@ INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	const size_t s0 = one_set0(sets) ? 0 : page & mask0;
 	const size_t s1 = sets == SETS_ONE0_ANY ? geo_set(&lv[1], geo, 1, page) : page & mask1;
 
-	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
+	t->hit[(c0 == 0) + ((c0 | c1) == 0)]++;
 	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets), geo_ways(geo, 0));
 	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0, geo_ways(geo, 1));
 }
@@ -403,7 +403,7 @@ INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	u[0] = u0;
 	if (two)
 		u[1] = u1;
-	t->hit[pick(c, 0, 1)]++;
+	t->hit[c == 0]++;
 	old = l->id[base + w];
 	loc[old] = 0;
 	*cell = w + 1;
