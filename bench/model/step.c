@@ -98,7 +98,7 @@ INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nl
 		for (unsigned s = 0; s < geo_sets(geo, u); s++)
 			rank[u][s] = perm_rank(lv[u].order[s], geo_ways(geo, u));
 	}
-	if (how == ACCESS_LRU2 && list_ends(k0, sets)) {
+	if (how == ACCESS_LRU2 && list_ends(k0, sets, geo)) {
 		lv[0].mru = lv[0].next[lv[0].ways];
 		lv[0].lru = lv[0].prev[lv[0].ways];
 	}
