@@ -404,6 +404,9 @@ INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	u1 &= ~m;
 	u0 |= (uint64_t)(w < 64) << (w & 63);
 	u1 |= (uint64_t)(w >= 64) << (w & 63);
+	/* two 64-bit stores, not one vector store: the next access loads the
+	   words one by one, which a vector store cannot forward to at once */
+	__asm__("" : "+r"(u0), "+r"(u1));
 	u[0] = u0;
 	if (two)
 		u[1] = u1;
