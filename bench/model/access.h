@@ -225,14 +225,15 @@ INLINE int one_set0(const unsigned sets)
 
 /* Whether level 0, of kind k0 (not LK_ANY), keeps its list's ends in
  * l->mru and l->lru in access_lru2(): a wide LRU level of one set
- * (periods_loc() sets them) whose ways are not compiled in (geo, enum
- * geo). With them compiled in, the head node's links are read at
- * constant offsets, and the ends, kept in the loop's copy of the level on
- * the stack, only add stores and spills: 140 against 119 instructions per
- * access on arm-neoverse-n1's zipf, 175 against 157 on amd-zen2's. */
+ * (periods_loc() sets them), but for amd-zen2's compiled-in geometry
+ * (geo, enum geo). The ends take the head node's links off the chain
+ * from one access to the next, which pays on arm-neoverse-n1 (6.2e7
+ * against 5.6e7 accesses per CPU second, zipf); on amd-zen2 the ends
+ * cost more spills than that (5.4e7 against 6.2e7; 9 alternating runs,
+ * load 6.5, 5 December 2026). */
 INLINE int list_ends(const unsigned k0, const unsigned sets, const unsigned geo)
 {
-	return k0 == LK_WIDE_LRU && one_set0(sets) && !geo_ways(geo, 0);
+	return k0 == LK_WIDE_LRU && one_set0(sets) && geo != GEO_ZEN2;
 }
 
 /*
