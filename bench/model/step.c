@@ -91,7 +91,7 @@ INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nl
 		lv[u] = c->lv[u];
 	/* narrow levels of compiled-in geometries keep their orders as ranks */
 	for (unsigned u = 0; u < 2 && u < nlv; u++) {
-		if (lv[u].kind != LK_NARROW_LRU || !by_rank(geo_ways(geo, u)))
+		if (lv[u].kind != LK_NARROW_LRU || !geo_rank(geo, u, how == ACCESS_LRU2))
 			continue;
 		perm_init();
 		lv[u].rank = rank[u];
@@ -109,7 +109,8 @@ INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nl
 		for (unsigned s = 0; s < per; s++)
 			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how, geo);
 	for (unsigned u = 0; u < nlv; u++) {
-		for (unsigned s = 0; by_rank(geo_ways(geo, u)) && lv[u].rank && s < geo_sets(geo, u); s++)
+		for (unsigned s = 0; geo_rank(geo, u, how == ACCESS_LRU2) && lv[u].rank && s < geo_sets(geo, u);
+		     s++)
 			lv[u].order[s] = perm_order(rank[u][s], geo_ways(geo, u), lv[u].order[s]);
 		lv[u].rank = NULL;
 		c->lv[u] = lv[u];
