@@ -186,7 +186,7 @@ INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 	unsigned w;
 
 	if (kind == LK_NARROW_LRU && rk) {
-		const struct perm_tab *pt = &perm_tabs[W];
+		const struct lrurank_tab *pt = &lrurank_tabs[W];
 		unsigned r = l->rank[set], lru = pt->lru[r];
 
 		w = u ? pick(c, mine, lru) : c ? mine : lru;
@@ -256,7 +256,7 @@ INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, un
 	unsigned w, old;
 
 	if (kind == LK_NARROW_LRU && rk) {
-		const struct perm_tab *pt = &perm_tabs[W];
+		const struct lrurank_tab *pt = &lrurank_tabs[W];
 		unsigned r = l->rank[set];
 
 		w = pick(keep, pt->mru[r], pick(c, c - 1, pt->lru[r]));

@@ -9,7 +9,7 @@
 #define SGA_MODEL_GEO_H
 
 #include "model/level.h"
-#include "model/perm.h"
+#include "model/lrurank.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
@@ -27,7 +27,7 @@ enum geo {
 	GEO_NRU128	/* access_nru1(): 1 set of 128 ways (the SPARC presets') */
 };
 
-/* The most sets of a compiled-in level of at most PERM_WAYS ways. */
+/* The most sets of a compiled-in level of at most LRURANK_WAYS ways. */
 #define GEO_MAX_SETS 256
 
 INLINE unsigned geo_ways(const unsigned geo, const unsigned u)
@@ -64,7 +64,7 @@ INLINE unsigned geo_sets(const unsigned geo, const unsigned u)
 
 /*
  * Whether level u of geometry geo keeps its sets' orders as ranks in
- * l->rank (perm.h) in the branch-free loop (branchfree: access_lru2()) or
+ * l->rank (lrurank.h) in the branch-free loop (branchfree: access_lru2()) or
  * the branchy one; periods_loc_geo() sets them up. Only intel-skylake's
  * 4-way L1 in the branch-free loop does: 128.7 instructions per access
  * on its zipf against 145.5 with the nibble word, at the same rate within

@@ -93,10 +93,10 @@ INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nl
 	for (unsigned u = 0; u < 2 && u < nlv; u++) {
 		if (lv[u].kind != LK_NARROW_LRU || !geo_rank(geo, u, how == ACCESS_LRU2))
 			continue;
-		perm_init();
+		lrurank_init();
 		lv[u].rank = rank[u];
 		for (unsigned s = 0; s < geo_sets(geo, u); s++)
-			rank[u][s] = perm_rank(lv[u].order[s], geo_ways(geo, u));
+			rank[u][s] = lrurank_of(lv[u].order[s], geo_ways(geo, u));
 	}
 	if (how == ACCESS_LRU2 && list_ends(k0, sets, geo)) {
 		lv[0].mru = lv[0].next[lv[0].ways];
@@ -111,7 +111,7 @@ INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nl
 	for (unsigned u = 0; u < nlv; u++) {
 		for (unsigned s = 0; geo_rank(geo, u, how == ACCESS_LRU2) && lv[u].rank && s < geo_sets(geo, u);
 		     s++)
-			lv[u].order[s] = perm_order(rank[u][s], geo_ways(geo, u), lv[u].order[s]);
+			lv[u].order[s] = lrurank_order(rank[u][s], geo_ways(geo, u), lv[u].order[s]);
 		lv[u].rank = NULL;
 		c->lv[u] = lv[u];
 	}

@@ -1,10 +1,10 @@
-/* perm.c - the rank tables of narrow LRU orders (perm.h). */
+/* lrurank.c - the rank tables of narrow LRU orders (lrurank.h). */
 #include <pthread.h>
 #include <string.h>
-#include "model/perm.h"
+#include "model/lrurank.h"
 
-struct perm_tab perm_tabs[PERM_WAYS + 1];
-static pthread_once_t perm_once = PTHREAD_ONCE_INIT;
+struct lrurank_tab lrurank_tabs[LRURANK_WAYS + 1];
+static pthread_once_t lrurank_once = PTHREAD_ONCE_INIT;
 
 /* The base-n key of order o (o[0] the most recent, the lowest digit). */
 static unsigned key_of(const uint8_t *o, unsigned n)
@@ -19,8 +19,8 @@ static unsigned key_of(const uint8_t *o, unsigned n)
 /* Every permutation of 0..n-1 in lexicographic order, ranked by that order. */
 static void build(unsigned n)
 {
-	struct perm_tab *t = &perm_tabs[n];
-	uint8_t o[PERM_WAYS], all[PERM_STATES][PERM_WAYS];
+	struct lrurank_tab *t = &lrurank_tabs[n];
+	uint8_t o[LRURANK_WAYS], all[LRURANK_STATES][LRURANK_WAYS];
 	unsigned count = 0;
 
 	for (unsigned p = 0; p < n; p++)
@@ -56,7 +56,7 @@ static void build(unsigned n)
 	}
 	for (unsigned r = 0; r < count; r++)
 		for (unsigned w = 0; w < n; w++) {
-			uint8_t m[PERM_WAYS];
+			uint8_t m[LRURANK_WAYS];
 			unsigned k = 1;
 
 			m[0] = (uint8_t)w;
@@ -69,11 +69,11 @@ static void build(unsigned n)
 
 static void build_all(void)
 {
-	for (unsigned n = 2; n <= PERM_WAYS; n++)
+	for (unsigned n = 2; n <= LRURANK_WAYS; n++)
 		build(n);
 }
 
-void perm_init(void)
+void lrurank_init(void)
 {
-	pthread_once(&perm_once, build_all);
+	pthread_once(&lrurank_once, build_all);
 }
