@@ -175,23 +175,15 @@ INLINE void list_front_ends(struct flevel *l, unsigned w, const unsigned W)
  * ternary costs nothing there; below, pick() chooses without a branch.
  * ends: l is a wide LRU level of one set whose list's ends are kept in
  * l->mru and l->lru (list_front_ends()). W: the level's ways as ways_of().
- * rk: the level keeps ranks (geo_rank(); W is then compiled in).
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint32_t id, uint32_t *cell, unsigned u, const int ends, const unsigned W,
-		      const int rk)
+		      uint32_t id, uint32_t *cell, unsigned u, const int ends, const unsigned W)
 {
 	const size_t base = set * ways_of(l, W);
 	const unsigned c = *cell, mine = c - 1;
 	unsigned w;
 
-	if (kind == LK_NARROW_LRU && rk) {
-		const struct lrurank_tab *pt = &lrurank_tabs[W];
-		unsigned r = l->rank[set], lru = pt->lru[r];
-
-		w = u ? pick(c, mine, lru) : c ? mine : lru;
-		l->rank[set] = pt->next[r * W + w];
-	} else if (kind == LK_NARROW_LRU) {
+	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
 		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 
@@ -244,24 +236,17 @@ INLINE int list_ends(const unsigned k0, const unsigned sets, const unsigned geo)
  * way, whose move to the front changes nothing, and the row entries and
  * the slot get back what they held (the victim's entry cleared is noid's,
  * a scratch row), so that whether the level changes costs no branch.
- * W and rk: as touch_lru().
+ * W: the level's ways as ways_of().
  */
 INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv,
-			      size_t set, uint32_t id, uint32_t *cell, unsigned keep, const unsigned W,
-			      const int rk)
+			      size_t set, uint32_t id, uint32_t *cell, unsigned keep, const unsigned W)
 {
 	const unsigned ways = ways_of(l, W);
 	const size_t base = set * ways;
 	const unsigned c = *cell;
 	unsigned w, old;
 
-	if (kind == LK_NARROW_LRU && rk) {
-		const struct lrurank_tab *pt = &lrurank_tabs[W];
-		unsigned r = l->rank[set];
-
-		w = pick(keep, pt->mru[r], pick(c, c - 1, pt->lru[r]));
-		l->rank[set] = pt->next[r * W + w];
-	} else if (kind == LK_NARROW_LRU) {
+	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
 		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 
@@ -297,10 +282,8 @@ INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	const size_t s1 = sets == SETS_ONE0_ANY ? geo_set(&lv[1], geo, 1, page) : page & mask1;
 
 	t->hit[(c0 == 0) + ((c0 | c1) == 0)]++;
-	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets, geo), geo_ways(geo, 0),
-		  geo_rank(geo, 0, 1));
-	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0, geo_ways(geo, 1),
-			  geo_rank(geo, 1, 1));
+	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets, geo), geo_ways(geo, 0));
+	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0, geo_ways(geo, 1));
 }
 
 /* Level u of an access that first hits level `hit` (u <= hit), any kind,
@@ -310,7 +293,7 @@ INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned n
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		touch_lru(l, kind, col, nlv, set, id, cell, u, 0, W, 0);
+		touch_lru(l, kind, col, nlv, set, id, cell, u, 0, W);
 		return;
 	}
 	if (u < hit)

@@ -9,15 +9,16 @@
 #define SGA_MODEL_GEO_H
 
 #include "model/level.h"
-#include "model/lrurank.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
 /*
- * Two-level geometries compiled into access_lru2() (the presets' at their
- * default page sizes), so that ways and set masks are constants: GEO_ANY
- * reads them from the levels at run time. geo_ways() and geo_sets() give
- * level u's ways and sets (0: read at run time).
+ * Level geometries compiled into the loops of step.c (the presets' at
+ * their default page sizes), so that ways, set masks and used-bit words
+ * are constants: GEO_ANY reads them from the levels at run time.
+ * geo_ways() and geo_sets() give level u's ways and sets (0: read at run
+ * time). step.c uses each where it measured faster side by side: skylake's
+ * in the branchy loop only, the others in both.
  */
 enum geo {
 	GEO_ANY,
@@ -26,9 +27,6 @@ enum geo {
 	GEO_N1,		/* 1 set of 48 ways, 256 sets of 5 ways (arm-neoverse-n1) */
 	GEO_NRU128	/* access_nru1(): 1 set of 128 ways (the SPARC presets') */
 };
-
-/* The most sets of a compiled-in level of at most LRURANK_WAYS ways. */
-#define GEO_MAX_SETS 256
 
 INLINE unsigned geo_ways(const unsigned geo, const unsigned u)
 {
@@ -60,23 +58,6 @@ INLINE unsigned geo_sets(const unsigned geo, const unsigned u)
 	default:
 		return 0;
 	}
-}
-
-/*
- * Whether level u of geometry geo keeps its sets' orders as ranks in
- * l->rank (lrurank.h) in the branch-free loop (branchfree: access_lru2()) or
- * the branchy one; periods_loc_geo() sets them up. Only intel-skylake's
- * 4-way L1 in the branch-free loop does: 128.7 instructions per access
- * on its zipf against 145.5 with the nibble word, at the same rate within
- * the noise. Elsewhere the chain of three loads to the next order cost
- * more than the instructions saved: side by side, 9 alternating runs
- * twice (load 5.7), arm-neoverse-n1 random 8.2e7 accesses per CPU second
- * with ranks in its 5-way L2 against 1.0e8 without, zipf 6.5e7 against
- * 7.0e7.
- */
-INLINE int geo_rank(const unsigned geo, const unsigned u, const int branchfree)
-{
-	return branchfree && geo == GEO_SKYLAKE && u == 0;
 }
 
 /* level_set() of level u under geo: a hashed level whose sets geo compiles

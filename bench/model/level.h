@@ -73,8 +73,6 @@ struct flevel {
 	unsigned stride;	/* levels in the core's loc table */
 	struct tlb_index ix;	/* key -> slot, when loc is NULL */
 	uint64_t *order;	/* narrow LRU: per set, way numbers by recency, 4 bits each */
-	uint8_t *rank;		/* in step.c's loops only, for narrow sets of at most LRURANK_WAYS ways:
-				   per set, the rank of order[set] (lrurank.h), which stands in for it */
 	uint32_t *vmask;	/* narrow NRU and random: per set, bit w set when way w is valid */
 	uint32_t full;		/* narrow: vmask of a full set */
 	uint64_t nibbles;	/* narrow: the nibbles of an order word that hold ways */
