@@ -221,10 +221,9 @@ INLINE int one_set0(const unsigned sets)
  * l->mru and l->lru in access_lru2(): a wide LRU level of one set
  * (periods_loc() sets them), but for amd-zen2's compiled-in geometry
  * (geo, enum geo). The ends take the head node's links off the chain
- * from one access to the next, which pays on arm-neoverse-n1 (6.2e7
- * against 5.6e7 accesses per CPU second, zipf); on amd-zen2 the ends
- * cost more spills than that (5.4e7 against 6.2e7; 9 alternating runs,
- * load 6.5, 5 December 2026). */
+ * from one access to the next, which pays on arm-neoverse-n1; on
+ * amd-zen2 they cost more in spills than that (side by side:
+ * Documentation/validation/model-speed.md). */
 INLINE int list_ends(const unsigned k0, const unsigned sets, const unsigned geo)
 {
 	return k0 == LK_WIDE_LRU && one_set0(sets) && geo != GEO_ZEN2;

@@ -165,9 +165,9 @@ static void periods_2(struct fcore *c, uint64_t periods)
 
 	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
 	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
-		/* skylake's geometry compiled in here measured slower side by
-		   side (7.4e7 against 7.7e7 accesses per CPU second, zipf, 9
-		   alternating runs, load 4.3): its branch-free loop stays generic */
+		/* skylake's geometry compiled in here was no faster side by
+		   side (Documentation/validation/model-speed.md): its
+		   branch-free loop stays generic */
 		if (mixed)
 			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LRU2);
 		else if (has_geo(c, GEO_SKYLAKE))
