@@ -7,16 +7,16 @@
  *
  * An access reads one row of the core's loc table to learn at once which
  * levels hold its key, updates the level that hits and fills the ones
- * before it. The callers compile these for the presets' level counts and
- * kinds (step.c), so that the walk over the levels is unrolled and each
- * level's replacement code is fixed.
+ * before it. The callers compile these for the presets' level counts,
+ * kinds and geometries (step.c, geo.h), so that the walk over the levels
+ * is unrolled, each level's replacement code is fixed and its ways and
+ * sets are constants.
  */
 #ifndef SGA_MODEL_ACCESS_H
 #define SGA_MODEL_ACCESS_H
 
+#include "model/geo.h"
 #include "model/sim_int.h"
-
-#define INLINE static inline __attribute__((always_inline))
 
 /* The next page of t when its block is used up, or while start-up pages
  * remain (bpos == blen == 0 then, so every access comes here). With
@@ -70,12 +70,12 @@ INLINE uint64_t page_key(const struct ftask *t, uint32_t page, uint32_t *id)
  * *cell at it. An LRU set evicts its least recent way (an empty one when
  * there is one): a narrow one by rotating its recency word, a wide one
  * from its list's tail. The victim's row entry is cleared (noid's, a
- * scratch row, when the slot was empty).
+ * scratch row, when the slot was empty). W: the level's ways as ways_of().
  */
 INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		     uint32_t id, uint32_t *cell)
+		     uint32_t id, uint32_t *cell, const unsigned W)
 {
-	const size_t base = set * l->ways;
+	const size_t base = set * ways_of(l, W);
 	uint32_t *const ids = l->id;
 	unsigned w;
 
@@ -90,10 +90,10 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 		w = level_list_tail(l, set);
 		level_list_front(l, set, w);
 		col[(size_t)ids[base + w] * nlv] = 0;
-	} else if (kind == LK_NRU && l->wide && __builtin_expect(l->nvalid[set] == l->ways, 1)) {
+	} else if (kind == LK_NRU && l->wide && __builtin_expect(l->nvalid[set] == ways_of(l, W), 1)) {
 		/* a full wide NRU set (the SPARC presets'): no invalid way to look for */
-		w = level_victim_nru(l, set);
-		level_set_used(l, set, w);
+		w = victim_nru_w(l, set, W);
+		set_used_w(l, set, w, W);
 		col[(size_t)ids[base + w] * nlv] = 0;
 	} else {
 		w = level_victim_k(l, kind, set);
@@ -104,10 +104,14 @@ INLINE void fill_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nl
 	ids[base + w] = id;
 }
 
-/* A hit in level l of kind `kind` on way + 1 = cell, in set `set`: record the use. */
-INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell)
+/* A hit in level l of kind `kind` on way + 1 = cell, in set `set`: record
+ * the use. W: the level's ways as ways_of(). */
+INLINE void hit_loc(struct flevel *l, unsigned kind, size_t set, uint32_t cell, const unsigned W)
 {
-	level_use_k(l, kind, set, cell - 1);
+	if (level_kind(l, kind) == LK_NRU)
+		set_used_w(l, set, cell - 1, W);
+	else
+		level_use_k(l, kind, set, cell - 1);
 }
 
 /*
@@ -144,9 +148,9 @@ INLINE unsigned pick_eq(unsigned x, unsigned y, unsigned a, unsigned b)
  * recent way is known without a load, and kept up to date. The list
  * itself is written as level_list_front() writes it.
  */
-INLINE void list_front_ends(struct flevel *l, unsigned w)
+INLINE void list_front_ends(struct flevel *l, unsigned w, const unsigned W)
 {
-	const unsigned hd = l->ways;
+	const unsigned hd = ways_of(l, W);
 	uint16_t *pv = l->prev, *nx = l->next;
 	unsigned p = pv[w], n = nx[w], h = pick_eq(p, hd, n, l->mru);
 
@@ -170,29 +174,29 @@ INLINE void list_front_ends(struct flevel *l, unsigned w)
  * the branch on whether the access goes on to level 1 (access_loc), so a
  * ternary costs nothing there; below, pick() chooses without a branch.
  * ends: l is a wide LRU level of one set whose list's ends are kept in
- * l->mru and l->lru (list_front_ends()).
+ * l->mru and l->lru (list_front_ends()). W: the level's ways as ways_of().
  */
 INLINE void touch_lru(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint32_t id, uint32_t *cell, unsigned u, const int ends)
+		      uint32_t id, uint32_t *cell, unsigned u, const int ends, const unsigned W)
 {
-	const size_t base = set * l->ways;
+	const size_t base = set * ways_of(l, W);
 	const unsigned c = *cell, mine = c - 1;
 	unsigned w;
 
 	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
-		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 
 		w = u ? pick(c, mine, lru) : c ? mine : lru;
 		l->order[set] = level_nibble_front(order, w);
 	} else if (ends) {
 		w = u ? pick(c, mine, l->lru) : c ? mine : l->lru;
-		list_front_ends(l, w);
+		list_front_ends(l, w, W);
 	} else {
-		unsigned lru = level_list_tail(l, set);
+		unsigned lru = l->prev[set * (ways_of(l, W) + 1) + ways_of(l, W)];
 
 		w = u ? pick(c, mine, lru) : c ? mine : lru;
-		level_list_front(l, set, w);
+		list_front_w(l, set, w, W);
 	}
 	col[(size_t)l->id[base + w] * nlv] = 0;
 	*cell = w + 1;
@@ -215,10 +219,14 @@ INLINE int one_set0(const unsigned sets)
 
 /* Whether level 0, of kind k0 (not LK_ANY), keeps its list's ends in
  * l->mru and l->lru in access_lru2(): a wide LRU level of one set
- * (periods_loc() sets them). */
-INLINE int list_ends(const unsigned k0, const unsigned sets)
+ * (periods_loc() sets them), but for amd-zen2's compiled-in geometry
+ * (geo, enum geo). The ends take the head node's links off the chain
+ * from one access to the next, which pays on arm-neoverse-n1; on
+ * amd-zen2 they cost more in spills than that (side by side:
+ * Documentation/validation/model-speed.md). */
+INLINE int list_ends(const unsigned k0, const unsigned sets, const unsigned geo)
 {
-	return k0 == LK_WIDE_LRU && one_set0(sets);
+	return k0 == LK_WIDE_LRU && one_set0(sets) && geo != GEO_ZEN2;
 }
 
 /*
@@ -227,23 +235,27 @@ INLINE int list_ends(const unsigned k0, const unsigned sets)
  * way, whose move to the front changes nothing, and the row entries and
  * the slot get back what they held (the victim's entry cleared is noid's,
  * a scratch row), so that whether the level changes costs no branch.
+ * W: the level's ways as ways_of().
  */
 INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv,
-			      size_t set, uint32_t id, uint32_t *cell, unsigned keep)
+			      size_t set, uint32_t id, uint32_t *cell, unsigned keep, const unsigned W)
 {
-	const size_t base = set * l->ways;
+	const unsigned ways = ways_of(l, W);
+	const size_t base = set * ways;
 	const unsigned c = *cell;
 	unsigned w, old;
 
 	if (kind == LK_NARROW_LRU) {
 		uint64_t order = l->order[set];
-		unsigned lru = (unsigned)(order >> l->top) & 0xf;
+		unsigned lru = (unsigned)(order >> (W ? 4 * (W - 1) : l->top)) & 0xf;
 
 		w = pick(keep, (unsigned)order & 0xf, pick(c, c - 1, lru));
 		l->order[set] = level_nibble_front(order, w);
 	} else {
-		w = pick(keep, l->next[set * (l->ways + 1) + l->ways], pick(c, c - 1, level_list_tail(l, set)));
-		level_list_front(l, set, w);
+		const uint16_t *pv = l->prev + set * (ways + 1), *nx = l->next + set * (ways + 1);
+
+		w = pick(keep, nx[ways], pick(c, c - 1, pv[ways]));
+		list_front_w(l, set, w, W);
 	}
 	old = l->id[base + w];
 	col[(size_t)pick(keep, l->noid, old) * nlv] = 0;
@@ -256,35 +268,37 @@ INLINE void touch_lru_or_keep(struct flevel *l, unsigned kind, uint32_t *col, un
  * (narrow or wide), sets as access_loc(), without a branch on where the
  * access hits: a skewed stream hits level 0 at random, which a branch
  * mispredicts. Level 1 is worked on always, and kept as it was when
- * level 0 hits.
+ * level 0 hits. geo (enum geo): the levels' geometry, when compiled in.
  */
 INLINE void access_lru2(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
-			const unsigned k0, const unsigned k1, const unsigned sets)
+			const unsigned k0, const unsigned k1, const unsigned sets, const unsigned geo)
 {
 	uint32_t page = next_page(t, startup), id = page_id(t, page), *row = loc + (size_t)id * 2;
 	const unsigned c0 = row[0], c1 = row[1];
-	const size_t s0 = one_set0(sets) ? 0 : page & lv[0].set_mask;
-	const size_t s1 = sets == SETS_ONE0_ANY ? level_set(&lv[1], page) : page & lv[1].set_mask;
+	const uint32_t mask0 = geo_sets(geo, 0) ? geo_sets(geo, 0) - 1 : lv[0].set_mask;
+	const uint32_t mask1 = geo_sets(geo, 1) ? geo_sets(geo, 1) - 1 : lv[1].set_mask;
+	const size_t s0 = one_set0(sets) ? 0 : page & mask0;
+	const size_t s1 = sets == SETS_ONE0_ANY ? geo_set(&lv[1], geo, 1, page) : page & mask1;
 
-	t->hit[pick(c0, 0, pick(c1, 1, 2))]++;
-	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets));
-	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0);
+	t->hit[(c0 == 0) + ((c0 | c1) == 0)]++;
+	touch_lru(&lv[0], k0, loc, 2, s0, id, row, 1, list_ends(k0, sets, geo), geo_ways(geo, 0));
+	touch_lru_or_keep(&lv[1], k1, loc + 1, 2, s1, id, row + 1, c0, geo_ways(geo, 1));
 }
 
 /* Level u of an access that first hits level `hit` (u <= hit), any kind,
  * in set `set`: u < hit fills, u == hit records the use. */
 INLINE void level_loc(struct flevel *l, unsigned kind, uint32_t *col, unsigned nlv, size_t set,
-		      uint32_t id, uint32_t *cell, unsigned u, unsigned hit)
+		      uint32_t id, uint32_t *cell, unsigned u, unsigned hit, const unsigned W)
 {
 	kind = level_kind(l, kind);
 	if (kind == LK_NARROW_LRU || kind == LK_WIDE_LRU) {
-		touch_lru(l, kind, col, nlv, set, id, cell, u, 0);
+		touch_lru(l, kind, col, nlv, set, id, cell, u, 0, W);
 		return;
 	}
 	if (u < hit)
-		fill_loc(l, kind, col, nlv, set, id, cell);
+		fill_loc(l, kind, col, nlv, set, id, cell, W);
 	else
-		hit_loc(l, kind, set, *cell);
+		hit_loc(l, kind, set, *cell, W);
 }
 
 /* The first level whose row entry is set (nlv when none): no branch. */
@@ -303,11 +317,11 @@ INLINE unsigned first_hit(const uint32_t *row, const unsigned nlv)
  * the key's id tells at once which levels hold it (the first nonzero entry
  * is the hit), so only the level that hits and those filled are changed.
  * sets (enum sets): how the set of a page is found, a constant in each
- * caller. This one takes the page, read by the caller.
+ * caller. This one takes the page, read by the caller. geo: as access_lru2().
  */
 INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, uint32_t page,
 			    const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
-			    const unsigned sets)
+			    const unsigned sets, const unsigned geo)
 {
 	uint32_t id = page_id(t, page), *row = loc + (size_t)id * nlv;
 	unsigned hit = first_hit(row, nlv);
@@ -323,10 +337,10 @@ INLINE void access_loc_page(struct flevel *lv, uint32_t *loc, struct ftask *t, u
 		if (one_set0(sets) && u == 0)
 			set = 0;
 		else if (sets != SETS_ANY && sets != SETS_ONE0_ANY)
-			set = page & lv[u].set_mask;
+			set = page & (geo_sets(geo, u) ? geo_sets(geo, u) - 1 : lv[u].set_mask);
 		else
-			set = level_set(&lv[u], page);
-		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit);
+			set = geo_set(&lv[u], geo, u, page);
+		level_loc(&lv[u], kind, loc + u, nlv, set, id, row + u, u, hit, u < 2 ? geo_ways(geo, u) : 0);
 	}
 }
 
@@ -335,37 +349,40 @@ INLINE void access_loc(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
 		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned k2,
 		       const unsigned sets)
 {
-	access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, k2, sets);
+	access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, k2, sets, GEO_ANY);
 }
 
 /*
  * One access of task t on a core with one wide NRU level of at most 128
- * ways (the SPARC presets'), sets as access_loc(), without a branch on
+ * ways (the SPARC presets'; geo GEO_NRU128 compiles their 128 in, else
+ * GEO_ANY), sets as access_loc(), without a branch on
  * hit or miss once the set is full: the victim is found whether it is
  * needed or not, the way is picked by a conditional move, and a hit
  * rewrites its own slot and row entry (as touch_lru()). A set not yet
  * full goes through access_loc().
  */
 INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
-			const unsigned sets)
+			const unsigned sets, const unsigned geo)
 {
 	struct flevel *l = &lv[0];
 	uint32_t page = next_page(t, startup), id = page_id(t, page), *cell = loc + id;
-	const size_t set = one_set0(sets) ? 0 : page & l->set_mask, base = set * l->ways;
+	const unsigned ways = ways_of(l, geo_ways(geo, 0)), two = geo_ways(geo, 0) ? ways > 64 : l->uwords > 1;
+	const uint64_t ulast = geo_ways(geo, 0) ? (ways % 64 ? (1ull << (ways % 64)) - 1 : ~0ull) : l->ulast;
+	const size_t set = one_set0(sets) ? 0 : page & l->set_mask, base = set * ways;
 	const unsigned c = *cell;
-	uint64_t *u = l->used + set * l->uwords, u0, u1, c0, c1, m, none;
+	uint64_t *u = l->used + set * (two ? 2 : 1), u0, u1, c0, c1, m, none;
 	unsigned w, v, old;
 
-	if (__builtin_expect(l->nvalid[set] != l->ways, 0)) {
-		access_loc_page(lv, loc, t, page, 1, LK_NRU, LK_ANY, LK_ANY, sets);
+	if (__builtin_expect(l->nvalid[set] != ways, 0)) {
+		access_loc_page(lv, loc, t, page, 1, LK_NRU, LK_ANY, LK_ANY, sets, GEO_ANY);
 		return;
 	}
 	u0 = u[0];
-	u1 = l->uwords > 1 ? u[1] : 0;
+	u1 = two ? u[1] : 0;
 	/* the first way with its used bit clear (level_victim_nru), or 0 when
 	   none is, which resets all the used bits below on a miss */
-	c0 = ~u0 & (l->uwords > 1 ? ~0ull : l->ulast);
-	c1 = l->uwords > 1 ? ~u1 & l->ulast : 0;
+	c0 = ~u0 & (two ? ~0ull : ulast);
+	c1 = two ? ~u1 & ulast : 0;
 	m = 0 - (uint64_t)(c0 == 0);
 	none = 0 - (uint64_t)((c0 | c1) == 0);
 	v = (unsigned)(~none & ((m & 64) + (unsigned)__builtin_ctzll(c0 | (c1 & m) | (none & 1))));
@@ -375,10 +392,13 @@ INLINE void access_nru1(struct flevel *lv, uint32_t *loc, uint64_t startup, stru
 	u1 &= ~m;
 	u0 |= (uint64_t)(w < 64) << (w & 63);
 	u1 |= (uint64_t)(w >= 64) << (w & 63);
+	/* two 64-bit stores, not one vector store: the next access loads the
+	   words one by one, which a vector store cannot forward to at once */
+	__asm__("" : "+r"(u0), "+r"(u1));
 	u[0] = u0;
-	if (l->uwords > 1)
+	if (two)
 		u[1] = u1;
-	t->hit[pick(c, 0, 1)]++;
+	t->hit[c == 0]++;
 	old = l->id[base + w];
 	loc[old] = 0;
 	*cell = w + 1;

@@ -60,14 +60,14 @@ enum how { ACCESS_LOC, ACCESS_LRU2, ACCESS_NRU1 };
 /* One access through access_loc(), access_lru2() or access_nru1(). */
 INLINE void access_how(struct flevel *lv, uint32_t *loc, uint64_t startup, struct ftask *t,
 		       const unsigned nlv, const unsigned k0, const unsigned k1, const unsigned sets,
-		       const unsigned how)
+		       const unsigned how, const unsigned geo)
 {
 	if (how == ACCESS_LRU2)
-		access_lru2(lv, loc, startup, t, k0, k1, sets);
+		access_lru2(lv, loc, startup, t, k0, k1, sets, geo);
 	else if (how == ACCESS_NRU1)
-		access_nru1(lv, loc, startup, t, sets);
+		access_nru1(lv, loc, startup, t, sets, geo);
 	else
-		access_loc(lv, loc, startup, t, nlv, k0, k1, LK_ANY, sets);
+		access_loc_page(lv, loc, t, next_page(t, startup), nlv, k0, k1, LK_ANY, sets, geo);
 }
 
 /*
@@ -75,10 +75,10 @@ INLINE void access_how(struct flevel *lv, uint32_t *loc, uint64_t startup, struc
  * (c->flat: c->nflat tasks, c->reps periods' worth); kinds and sets as
  * access_loc(); how: ACCESS_LOC, or the branch-free access_lru2() (two
  * LRU levels) or access_nru1() (one wide NRU level of at most 128 ways),
- * sets not SETS_ANY.
+ * sets not SETS_ANY; geo (enum geo): access_lru2()'s geometry, when compiled in.
  */
-INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
-			const unsigned k1, const unsigned sets, const unsigned how)
+INLINE void periods_loc_geo(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
+			    const unsigned k1, const unsigned sets, const unsigned how, const unsigned geo)
 {
 	struct ftask *const *flat = c->flat;
 	const unsigned nflat = c->nflat, per = nflat / c->reps;
@@ -91,18 +91,34 @@ INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, c
 	   arrays cannot alias: its fields need not be read again after each */
 	for (unsigned u = 0; u < nlv; u++)
 		lv[u] = c->lv[u];
-	if (how == ACCESS_LRU2 && list_ends(k0, sets)) {
+	if (how == ACCESS_LRU2 && list_ends(k0, sets, geo)) {
 		lv[0].mru = lv[0].next[lv[0].ways];
 		lv[0].lru = lv[0].prev[lv[0].ways];
 	}
 	for (; p + c->reps <= periods; p += c->reps)
 		for (unsigned s = 0; s < nflat; s++)
-			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how);
+			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how, geo);
 	for (; p < periods; p++)
 		for (unsigned s = 0; s < per; s++)
-			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how);
+			access_how(lv, loc, startup, flat[s], nlv, k0, k1, sets, how, geo);
 	for (unsigned u = 0; u < nlv; u++)
 		c->lv[u] = lv[u];
+}
+
+INLINE void periods_loc(struct fcore *c, uint64_t periods, const unsigned nlv, const unsigned k0,
+			const unsigned k1, const unsigned sets, const unsigned how)
+{
+	periods_loc_geo(c, periods, nlv, k0, k1, sets, how, GEO_ANY);
+}
+
+/* Whether core c's two levels have the geometry geo (enum geo). */
+static int has_geo(const struct fcore *c, unsigned geo)
+{
+	for (unsigned u = 0; u < 2; u++)
+		if (c->lv[u].ways != geo_ways(geo, u) || c->lv[u].sets != geo_sets(geo, u) ||
+		    c->lv[u].ishift || c->lv[u].hashed != (geo == GEO_ZEN2 && u == 1))
+			return 0;
+	return c->nlv == 2 && c->lv[0].repl == REPL_LRU && c->lv[1].repl == REPL_LRU;
 }
 
 /*
@@ -130,8 +146,12 @@ INLINE void periods_1(struct fcore *c, uint64_t periods, const unsigned k0)
 {
 	const struct flevel *l = &c->lv[0];
 
-	if (k0 == LK_NRU && l->sets == 1 && l->wide && l->uwords <= 2 && level0_mixed(c))
+	if (k0 == LK_NRU && l->sets == 1 && l->ways == 128 && level0_mixed(c))
+		periods_loc_geo(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_NRU1, GEO_NRU128);
+	else if (k0 == LK_NRU && l->sets == 1 && l->wide && l->uwords <= 2 && level0_mixed(c))
 		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_NRU1);
+	else if (k0 == LK_NRU && l->sets == 1 && l->ways == 128)
+		periods_loc_geo(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_LOC, GEO_NRU128);
 	else if ((k0 == LK_NRU || k0 == LK_WIDE_LRU) && l->sets == 1)
 		periods_loc(c, periods, 1, k0, LK_ANY, SETS_ONE0, ACCESS_LOC);
 	else
@@ -148,14 +168,24 @@ static void periods_2(struct fcore *c, uint64_t periods)
 
 	switch (KINDS2(c->lv[0].kind, c->lv[1].kind)) {
 	case KINDS2(LK_NARROW_LRU, LK_NARROW_LRU):
+		/* skylake's geometry compiled in here was no faster side by
+		   side (Documentation/validation/model-speed.md): its
+		   branch-free loop stays generic */
 		if (mixed)
 			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LRU2);
+		else if (has_geo(c, GEO_SKYLAKE))
+			periods_loc_geo(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC,
+					GEO_SKYLAKE);
 		else
 			periods_loc(c, periods, 2, LK_NARROW_LRU, LK_NARROW_LRU, SETS_POW2, ACCESS_LOC);
 		break;
 	case KINDS2(LK_WIDE_LRU, LK_NARROW_LRU):
-		if (one0 && mixed)
+		if (one0 && mixed && has_geo(c, GEO_N1))
+			periods_loc_geo(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LRU2, GEO_N1);
+		else if (one0 && mixed)
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LRU2);
+		else if (one0 && has_geo(c, GEO_N1))
+			periods_loc_geo(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LOC, GEO_N1);
 		else if (one0)
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0, ACCESS_LOC);
 		else if (mixed)
@@ -188,8 +218,14 @@ void run_periods(struct fcore *c, uint64_t periods)
 	} else if (!pow2 && c->nlv == 2 && c->lv[0].sets == 1 && c->lv[0].kind == LK_WIDE_LRU &&
 		   c->lv[1].kind == LK_NARROW_LRU) {
 		/* zen2's: a fully associative L1, an L2 whose sets are not a power of two */
-		if (level0_mixed(c))
+		if (level0_mixed(c) && has_geo(c, GEO_ZEN2))
+			periods_loc_geo(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LRU2,
+					GEO_ZEN2);
+		else if (level0_mixed(c))
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LRU2);
+		else if (has_geo(c, GEO_ZEN2))
+			periods_loc_geo(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LOC,
+					GEO_ZEN2);
 		else
 			periods_loc(c, periods, 2, LK_WIDE_LRU, LK_NARROW_LRU, SETS_ONE0_ANY, ACCESS_LOC);
 	} else if (!pow2 || c->nlv > 2) {
