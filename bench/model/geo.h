@@ -23,7 +23,7 @@
 enum geo {
 	GEO_ANY,
 	GEO_SKYLAKE,	/* 8 sets of 4 ways, 128 sets of 12 ways (intel-skylake at 2m) */
-	GEO_ZEN2,	/* 1 set of 64 ways, 170 hashed sets of 12 ways (amd-zen2) */
+	GEO_ZEN2,	/* 1 set of 64 ways, 170 hashed sets of 2 ways (amd-zen2 at 2M: its L2 partition) */
 	GEO_N1,		/* 1 set of 48 ways, 256 sets of 5 ways (arm-neoverse-n1) */
 	GEO_NRU128	/* access_nru1(): 1 set of 128 ways (the SPARC presets') */
 };
@@ -34,7 +34,7 @@ INLINE unsigned geo_ways(const unsigned geo, const unsigned u)
 	case GEO_SKYLAKE:
 		return u ? 12 : 4;
 	case GEO_ZEN2:
-		return u ? 12 : 64;
+		return u ? 2 : 64;
 	case GEO_N1:
 		return u ? 5 : 48;
 	case GEO_NRU128:
