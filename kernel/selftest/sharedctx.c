@@ -1,27 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Self-test for sparc64 shared MMU contexts (MAP_SHAREDCTX, SHM_SHAREDCTX).
+ * sparc64 shared MMU contexts: MAP_SHAREDCTX and SHM_SHAREDCTX.
  *
- * The same file is the vm selftest "sharedctx" of the kernel series and
- * the /init that sgabench's kernel/check boots under
- * qemu-system-sparc64 -M sun4u.  It prints one line "SELFTEST: PASS n/m"
- * or "SELFTEST: FAIL ..."; as process 1 it mounts what it needs first
- * and powers off at the end.  Exit status (not as init): 0 pass, 1 fail.
- * Build: sparc64-linux-gnu-gcc -static -O2 -Wall -o init sharedctx.c
- *
- * What is expected comes from "sgatest.expect=" on the kernel command
- * line, or from the first argument:
- *   eopnotsupp  CONFIG_SHARED_MMU_CTX, no usable second context (sun4u,
- *               or shared_mmu_ctx=off): invalid requests fail with
- *               EINVAL, valid ones with EOPNOTSUPP
- *   emulate     booted with shared_mmu_ctx=emulate (debug option): valid
- *               requests succeed; bookkeeping, limits and fault
- *               injection checked through smaps, debugfs and sysfs
+ * What the kernel offers decides what is expected.  It is found from
+ * debugfs "shared_mmu_ctx" (mode: hardware, emulate or off) when it is
+ * there, and otherwise by asking:
+ *   hardware    the machine description offers context register 1:
+ *               valid requests succeed and the mapping shows "sc";
+ *               invalid ones fail with EINVAL
+ *   emulate     shared_mmu_ctx=emulate (CONFIG_SHARED_MMU_CTX_DEBUG):
+ *               as hardware, plus the bookkeeping seen in debugfs,
+ *               the limits and fault injection
+ *   eopnotsupp  CONFIG_SHARED_MMU_CTX without a usable context register
+ *               1 (UltraSPARC T1, QEMU, shared_mmu_ctx=off): invalid
+ *               requests fail with EINVAL, valid ones with EOPNOTSUPP
  *   off         the series without CONFIG_SHARED_MMU_CTX: every
  *               MAP_SHARED_VALIDATE or shmat() request fails with
  *               EOPNOTSUPP
- *   none        no expectation: only normal hugetlb runs and the log
- * Without either, it asks the kernel (debugfs mode, then a probe).
+ * A kernel without the series ignores SHM_SHAREDCTX; the test then
+ * skips.  The first argument, or "sharedctx.expect=" on the kernel
+ * command line, overrides the guess.  Needs root and at least 8 free
+ * 8MB huge pages.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,14 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/klog.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
-#include <sys/reboot.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+
+#include "../kselftest.h"
 
 #ifndef MAP_SHAREDCTX
 #define MAP_SHAREDCTX	0x200000
@@ -69,69 +67,45 @@
 #define PARAMS		"/sys/module/shared_ctx/parameters/"
 #define SC_FLAGS	(MAP_SHARED_VALIDATE | MAP_FIXED | MAP_SHAREDCTX)
 
-enum expect { EXPECT_NONE, EXPECT_EOPNOTSUPP, EXPECT_EMULATE, EXPECT_OFF };
+enum expect { EXPECT_NONE, EXPECT_EOPNOTSUPP, EXPECT_EMULATE, EXPECT_OFF,
+	      EXPECT_HW };
 
 static enum expect expect = EXPECT_EOPNOTSUPP;
-static int passed, total, is_init;
 static char cmdline[1024];
-static char failures[2048];
+static int case_failed;
 
-static void note_fail(const char *name)
-{
-	size_t len = strlen(failures);
-
-	if (len + strlen(name) + 2 < sizeof(failures)) {
-		if (len)
-			strcat(failures, ",");
-		strcat(failures, name);
-	}
-}
-
+/*
+ * One check inside a test case: reported as a TAP diagnostic line; a
+ * failure fails the case.
+ */
 static void check(int ok, const char *name, const char *fmt, ...)
 {
+	char msg[256];
 	va_list ap;
 
-	total++;
 	if (ok) {
-		passed++;
-		printf("selftest: ok   %s\n", name);
-	} else {
-		printf("selftest: FAIL %s: ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		note_fail(name);
+		ksft_print_msg("ok   %s\n", name);
+		return;
 	}
-	fflush(stdout);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ksft_print_msg("FAIL %s: %s\n", name, msg);
+	case_failed = 1;
 }
 
-static void setup_console(void)
+/* Does a valid request share (and show "sc")? */
+static int expect_sharing(void)
 {
-	int fd;
-
-	mkdir("/dev", 0755);
-	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
-	fd = open("/dev/console", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
-	}
-	mkdir("/proc", 0755);
-	mount("proc", "/proc", "proc", 0, NULL);
-	mkdir("/sys", 0755);
-	mount("sysfs", "/sys", "sysfs", 0, NULL);
-	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	return expect == EXPECT_EMULATE || expect == EXPECT_HW;
 }
 
 static int parse_expect(const char *v)
 {
 	if (!strncmp(v, "emulate", 7))
 		expect = EXPECT_EMULATE;
+	else if (!strncmp(v, "hardware", 8))
+		expect = EXPECT_HW;
 	else if (!strncmp(v, "none", 4))
 		expect = EXPECT_NONE;
 	else if (!strncmp(v, "off", 3))
@@ -143,28 +117,62 @@ static int parse_expect(const char *v)
 	return 0;
 }
 
-/* No expectation given: ask the kernel what it is. */
+/*
+ * No expectation given: ask the kernel.  debugfs knows with the debug
+ * option; otherwise an invalid request tells whether the option is built
+ * (EINVAL before anything else), a valid one whether the hardware is
+ * used, and shmat() whether the kernel has the series at all (without
+ * it SHM_SHAREDCTX is ignored and the attach succeeds).
+ */
 static void probe_expectation(void)
 {
 	char line[128] = "";
 	FILE *f = fopen(DEBUGFS_FILE, "r");
+	int id, err;
 	void *p;
 
 	if (f) {
-		if (fgets(line, sizeof(line), f) && strstr(line, "emulate")) {
-			expect = EXPECT_EMULATE;
-			fclose(f);
-			return;
+		if (fgets(line, sizeof(line), f)) {
+			if (strstr(line, "emulate"))
+				expect = EXPECT_EMULATE;
+			else if (strstr(line, "hardware"))
+				expect = EXPECT_HW;
+			else
+				expect = EXPECT_EOPNOTSUPP;
 		}
 		fclose(f);
+		if (line[0])
+			return;
 	}
-	/* an invalid request: EINVAL with the feature, EOPNOTSUPP without */
 	errno = 0;
 	p = mmap(NULL, HPAGE, PROT_READ, MAP_SHARED_VALIDATE | MAP_ANONYMOUS |
 		 MAP_SHAREDCTX, -1, 0);
+	err = errno;
 	if (p != MAP_FAILED)
 		munmap(p, HPAGE);
-	expect = errno == EINVAL ? EXPECT_EOPNOTSUPP : EXPECT_OFF;
+	if (err == EINVAL) {
+		errno = 0;
+		p = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS |
+			 MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		err = errno;
+		if (p != MAP_FAILED) {
+			munmap(p, SGA_SIZE);
+			expect = EXPECT_HW;
+		} else {
+			expect = err == EOPNOTSUPP ? EXPECT_EOPNOTSUPP :
+						     EXPECT_NONE;
+		}
+		return;
+	}
+	id = shmget(IPC_PRIVATE, SGA_SIZE, IPC_CREAT | SHM_HUGETLB | 0600);
+	if (id < 0)
+		return;
+	p = shmat(id, SGA_ADDR, SHM_SHAREDCTX);
+	err = errno;
+	if (p != (void *)-1)
+		shmdt(p);
+	shmctl(id, IPC_RMID, NULL);
+	expect = p == (void *)-1 && err == EOPNOTSUPP ? EXPECT_OFF : EXPECT_NONE;
 }
 
 static void read_expectation(int argc, char **argv)
@@ -177,12 +185,12 @@ static void read_expectation(int argc, char **argv)
 			cmdline[0] = 0;
 		fclose(f);
 	}
-	printf("selftest: cmdline: %s", cmdline);
 	if (argc > 1 && !parse_expect(argv[1]))
 		return;
-	v = strstr(cmdline, "sgatest.expect=");
-	if (v && !parse_expect(v + strlen("sgatest.expect=")))
+	v = strstr(cmdline, "sharedctx.expect=");
+	if (v && !parse_expect(v + strlen("sharedctx.expect=")))
 		return;
+	expect = EXPECT_NONE;
 	probe_expectation();
 }
 
@@ -335,7 +343,7 @@ static void test_sga(const char *name, void *addr, int shmflg)
 				_exit(3);
 			fill(p + HPAGE + i * 4096 * 64, 4096 * 64,
 			     0x1000 + i);
-			if (shmflg && expect == EXPECT_EMULATE &&
+			if (shmflg && expect_sharing() &&
 			    self_has_sc(addr) != 1)
 				_exit(4);
 			_exit(0);
@@ -345,8 +353,8 @@ static void test_sga(const char *name, void *addr, int shmflg)
 		if (pids[i] < 0 || waitpid(pids[i], &status, 0) < 0 ||
 		    !WIFEXITED(status) || WEXITSTATUS(status)) {
 			ok = 0;
-			printf("selftest: %s: task %d status 0x%x\n", name, i,
-			       status);
+			ksft_print_msg("%s: task %d status 0x%x\n", name, i,
+				       status);
 		}
 	}
 	for (i = 0; i < NTASKS; i++)
@@ -377,7 +385,7 @@ static void test_anon_fork(const char *name, int extra)
 		if (pid == 0) {
 			if (!verify(p, HPAGE, 0x77))
 				_exit(3);
-			if (extra && expect == EXPECT_EMULATE &&
+			if (extra && expect_sharing() &&
 			    self_has_sc(SGA_ADDR) != 1)
 				_exit(4);
 			fill(p + HPAGE + i * 4096, 4096, 0x99 + i);
@@ -883,78 +891,105 @@ static void test_emulate(void)
 	      st.nctx, st.allocated, st.freed, st.attached);
 }
 
-static void test_klog(void)
-{
-	static char buf[1 << 17];
-	static const char *const bad[] = {
-		"BUG:", "WARNING:", "Oops", "Call Trace", "Kernel panic",
-		"kernel BUG", "Unable to handle", "refcount_t:", NULL
-	};
-	int n = klogctl(3, buf, sizeof(buf) - 1), i;
-	const char *hit = NULL;
+/* The cases, run in this order; each is one TAP test. */
+#define M(x)	(1 << (x))
+#define ALL	(M(EXPECT_NONE) | M(EXPECT_EOPNOTSUPP) | M(EXPECT_EMULATE) | \
+		 M(EXPECT_OFF) | M(EXPECT_HW))
+#define FEATURE	(M(EXPECT_EOPNOTSUPP) | M(EXPECT_EMULATE) | M(EXPECT_HW))
+#define SHARING	(M(EXPECT_EMULATE) | M(EXPECT_HW))
 
-	if (n < 0) {
-		check(0, "klog", "klogctl: %s", strerror(errno));
-		return;
-	}
-	buf[n] = 0;
-	for (i = 0; bad[i]; i++)
-		if (strstr(buf, bad[i]))
-			hit = bad[i];
-	check(!hit, "klog-clean", "kernel log contains \"%s\"", hit);
+static void case_normal_sga(void)
+{
+	test_sga("sga-normal-tasks", SGA_ADDR, 0);
 }
 
-/* shared_mmu_ctx=off on the command line is obeyed and logged */
-static void test_param_off(void)
+static void case_normal_anon(void)
 {
-	static char buf[1 << 17];
-	int n = klogctl(3, buf, sizeof(buf) - 1);
+	test_anon_fork("anon-normal-fork", 0);
+}
 
-	if (n < 0) {
-		check(0, "param-off-logged", "klogctl: %s", strerror(errno));
+static void case_shared_sga(void)
+{
+	test_sga("sga-shared-tasks", SGA_ADDR, SHM_SHAREDCTX);
+}
+
+static void case_shared_anon(void)
+{
+	test_anon_fork("anon-shared-fork", MAP_SHAREDCTX);
+}
+
+/* smaps only, so that it also runs without the debug option */
+static void case_mprotect_detaches(void)
+{
+	int id = shmget(IPC_PRIVATE, SGA_SIZE, IPC_CREAT | SHM_HUGETLB | 0600);
+
+	if (id < 0) {
+		check(0, "shmget", "%s", strerror(errno));
 		return;
 	}
-	buf[n] = 0;
-	check(strstr(buf, "shared_mmu_ctx: hardware support disabled") != NULL,
-	      "param-off-logged", "no \"hardware support disabled\" line");
+	test_mprotect_detaches(id, "mprotect-ro-detaches", PROT_READ);
+	test_mprotect_detaches(id, "mprotect-none-detaches", PROT_NONE);
+	shmctl(id, IPC_RMID, NULL);
 }
+
+static const struct {
+	const char *name;
+	void (*run)(void);
+	unsigned int modes;
+} cases[] = {
+	{ "hugetlb SGA without sharing", case_normal_sga, ALL },
+	{ "hugetlb anonymous fork without sharing", case_normal_anon, ALL },
+	{ "invalid requests fail with EINVAL", test_invalid, FEATURE },
+	{ "valid requests fail with EOPNOTSUPP", test_valid_eopnotsupp,
+	  M(EXPECT_EOPNOTSUPP) },
+	{ "option off: requests fail with EOPNOTSUPP", test_off,
+	  M(EXPECT_OFF) },
+	{ "shared SGA across tasks shows sc", case_shared_sga, SHARING },
+	{ "shared anonymous fork shows sc", case_shared_anon, SHARING },
+	{ "mprotect detaches", case_mprotect_detaches, SHARING },
+	{ "emulation bookkeeping, limits, fault injection", test_emulate,
+	  M(EXPECT_EMULATE) },
+	{ "hugetlb SGA without sharing, again", case_normal_sga, ALL },
+};
+
+static const char *const expect_name[] = {
+	[EXPECT_NONE] = "none", [EXPECT_EOPNOTSUPP] = "eopnotsupp",
+	[EXPECT_EMULATE] = "emulate", [EXPECT_OFF] = "off",
+	[EXPECT_HW] = "hardware",
+};
 
 int main(int argc, char **argv)
 {
-	is_init = getpid() == 1;
-	if (is_init)
-		setup_console();
+	unsigned int i;
+	int id;
+
+	ksft_print_header();
+#if !defined(__sparc__) || !defined(__arch64__)
+	ksft_exit_skip("shared MMU contexts exist on sparc64 only\n");
+#endif
+	if (geteuid())
+		ksft_exit_skip("needs root (debugfs, limits, setuid)\n");
+	id = shmget(IPC_PRIVATE, 4 * SGA_SIZE, IPC_CREAT | SHM_HUGETLB | 0600);
+	if (id < 0)
+		ksft_exit_skip("needs 8 free 8MB huge pages: %s\n",
+			       strerror(errno));
+	shmctl(id, IPC_RMID, NULL);
+
 	read_expectation(argc, argv);
-	printf("selftest: expect=%s\n", expect == EXPECT_EMULATE ? "emulate" :
-	       expect == EXPECT_NONE ? "none" :
-	       expect == EXPECT_OFF ? "off" : "eopnotsupp");
+	if (expect == EXPECT_NONE)
+		ksft_exit_skip("this kernel does not have the shared MMU context series\n");
+	ksft_print_msg("expect=%s\n", expect_name[expect]);
 
-	test_sga("sga-normal-tasks", SGA_ADDR, 0);
-	test_anon_fork("anon-normal-fork", 0);
-	if (expect == EXPECT_EOPNOTSUPP || expect == EXPECT_EMULATE)
-		test_invalid();
-	if (expect == EXPECT_EOPNOTSUPP)
-		test_valid_eopnotsupp();
-	if (expect == EXPECT_OFF)
-		test_off();
-	if (expect == EXPECT_EMULATE)
-		test_emulate();
-	if (strstr(cmdline, "shared_mmu_ctx=off"))
-		test_param_off();
-	test_sga("sga-normal-tasks-again", SGA_ADDR, 0);
-	test_klog();
-
-	if (passed == total)
-		printf("SELFTEST: PASS %d/%d\n", passed, total);
-	else
-		printf("SELFTEST: FAIL %d/%d failed: %s\n", total - passed,
-		       total, failures);
-	fflush(stdout);
-	if (!is_init)
-		return passed == total ? 0 : 1;
-	sync();
-	reboot(RB_POWER_OFF);
-	for (;;)
-		pause();
-	return 0;
+	ksft_set_plan(ARRAY_SIZE(cases));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!(cases[i].modes & M(expect))) {
+			ksft_test_result_skip("%s: not for mode %s\n",
+					      cases[i].name, expect_name[expect]);
+			continue;
+		}
+		case_failed = 0;
+		cases[i].run();
+		ksft_test_result(!case_failed, "%s\n", cases[i].name);
+	}
+	ksft_finished();
 }
