@@ -252,11 +252,6 @@ static int task_order(struct plan *pl, unsigned t, struct wl_stream *s, uint32_t
 	uint64_t total = c->rounds * pl->ws_pages, n;
 	int ret;
 
-	ret = place_pin(pl->cpu[t]);
-	if (ret) {
-		task_fail(pl, EX_RESOURCE, "task %u: cannot pin to CPU %d: %s", t, pl->cpu[t], strerror(-ret));
-		return EX_RESOURCE;
-	}
 	ret = wl_open(s, pl->wl, &p);
 	if (ret) {
 		task_fail(pl, EX_FAIL, "workload: %s", strerror(-ret));
@@ -360,6 +355,19 @@ static int task_body(struct plan *pl, unsigned t, char *base, struct perf_set *t
 	int ret;
 
 	tr->cpu = pl->cpu[t];
+	ret = place_pin(pl->cpu[t]);
+	if (ret) {
+		task_fail(pl, EX_RESOURCE, "task %u: cannot pin to CPU %d: %s", t, pl->cpu[t], strerror(-ret));
+		return EX_RESOURCE;
+	}
+	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: attached */
+		return ctl->err_status ? ctl->err_status : EX_FAIL;
+	if (tps)
+		td_open(pl, tps);
+	/* From here to barrier 1b the task readies itself: the tool's own work,
+	 * kept out of startup-s, which ends at barrier 1 and measures the
+	 * kernel's fork and attach. Before barrier 1 it would also compete for
+	 * the CPUs with the parent still forking the later tasks. */
 	ret = task_order(pl, t, &s, &idx, &nidx, &cap);
 	if (ret)
 		return ret;
@@ -378,16 +386,10 @@ static int task_body(struct plan *pl, unsigned t, char *base, struct perf_set *t
 	perf_enable(&ps);
 	perf_disable(&ps);
 	perf_read(&ps, tr->ev);
-	if (barrier_wait(&ctl->bar, task_poll, pl))			/* 1: ready */
-		goto fail_perf;
-	if (tps)
-		td_open(pl, tps);
 
 	/* Page tables before any task's first touch (threads share one mm);
 	 * the stdio calls before it settle the heap, so only the SGA's own
-	 * page tables come between this and the end of the window. After
-	 * barrier 1: it is the tool's own work, and startup-s measures the
-	 * kernel's fork and attach. */
+	 * page tables come between this and the end of the window. */
 	(void)minflt(c->threads);
 	settle_page_tables(pl);
 	/* Threads share one mm: all settle before any reads. */
