@@ -6,6 +6,7 @@
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include "native/barrier.h"
+#include "lib/clock.h"
 
 static void futex_wait(uint32_t *addr, uint32_t val, long ns)
 {
@@ -42,6 +43,7 @@ int barrier_wait(struct barrier *b, int (*poll)(void *arg), void *arg)
 		return -1;
 	if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == b->parties) {
 		/* Last to arrive: reset for the next use, then release. */
+		b->released_ns = clock_now_ns();
 		__atomic_store_n(&b->count, 0, __ATOMIC_RELEASE);
 		__atomic_fetch_add(&b->gen, 1, __ATOMIC_ACQ_REL);
 		futex_wake_all(&b->gen);

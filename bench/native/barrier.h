@@ -14,6 +14,7 @@ struct barrier {
 	uint32_t gen;		/* bumped when the last party arrives (futex word) */
 	uint32_t parties;
 	volatile int abort;	/* set by anyone to release everyone with failure */
+	uint64_t released_ns;	/* clock_now_ns() of the last arrival, before the release */
 };
 
 /* Prepare b for parties waiters (in shared memory, before fork). */
@@ -22,7 +23,9 @@ void barrier_init(struct barrier *b, uint32_t parties);
 /*
  * Wait until all parties arrive. poll(arg) runs every 50 ms while waiting;
  * a non-zero return aborts. Returns 0 when released normally, -1 when
- * aborted (the abort flag is then set for everyone).
+ * aborted (the abort flag is then set for everyone). The last party to
+ * arrive stores its clock in b->released_ns before it releases the rest, so
+ * a waiter can time the arrivals without its own wake-up latency.
  */
 int barrier_wait(struct barrier *b, int (*poll)(void *arg), void *arg);
 
