@@ -5,7 +5,9 @@
 # machine/perf_mux.h's threshold, or over an unknown number; the KCIDB
 # export gives each event test's trust, share of time counted and
 # rotations (or why unknown) in its misc, and stays valid. Exact readings
-# add no note.
+# add no note. The report lists, below its runs, each run with a
+# multiplexed estimate, each such event's verdict and rotations; exact runs
+# are not listed, and a database of exact runs alone has no such section.
 # This host has no PMU: as t0795, the knob SGABENCH_TEST_MUX_INTERVAL
 # stands for the PMU's 4 ms interval and stored task-clock readings are
 # rewritten as estimates: enabled 200 ms, running 12 ms, 6 % of the time
@@ -120,5 +122,38 @@ test_expect_success JSONSCHEMA "KCIDB: the export validates against the v5.3 sch
 	    print("# invalid at", "/".join(str(p) for p in e.absolute_path), ":", e.message[:160])
 	sys.exit(1 if errs else 0)
 	PY
+EOT
+# ---- the report ----
+if command -v gnuplot >/dev/null 2>&1 && command -v awk >/dev/null 2>&1; then test_set_prereq REPORT; fi
+# rows LABEL: the report's multiplexing rows of LABEL's runs, label to rotations, sorted
+rows() {
+	sed -n '/<h3>Multiplexed estimates<\/h3>/,/<\/table>/p' "$TMPD/rep/index.html" |
+		grep "<td>$1</td>" | sed 's/<[^>]*>/|/g; s/||*/|/g' | cut -d'|' -f3,5- | sort
+}
+test_expect_success REPORT "report: the page lists A's two few-rotations runs, C's three, U's one" - <<-\EOT
+	"$top/report/mkreport" --db "$db" --out "$TMPD/rep" >"$TMPD/rep.out" 2>&1 &&
+	grep -q "<h3>Multiplexed estimates</h3>" "$TMPD/rep/index.html" &&
+	grep -q "Over fewer than 10 rotations (few-rotations)" "$TMPD/rep/index.html" &&
+	test_is "$(rows A)" "$(printf 'A|task-clock|few-rotations|6 %%|3|\nA|task-clock|few-rotations|6 %%|3|')" &&
+	test_is "$(rows C | sort -u)" "C|task-clock|scaled|30 %|15|" && test_is "$(rows C | wc -l)" 3 &&
+	test_is "$(rows U)" "U|task-clock|unknown|30 %|unknown (interval unreadable)|"
+EOT
+test_expect_success REPORT "report: B's exact runs and exact events are not listed" - <<-\EOT
+	test_is "$(rows B)" "" &&
+	test_is "$(sed -n '/<h3>Multiplexed estimates<\/h3>/,/<\/table>/p' "$TMPD/rep/index.html" | grep -c page-faults)" 0
+EOT
+test_expect_success REPORT "report: a run in the table for each of its scaled events, newest first" - <<-\EOT
+	test_is "$(cut -f1 "$TMPD/rep/data/mux.tsv" | tr '\n' ' ')" \
+		"$(sqlite3 "$db" "SELECT substr(uuid, 1, 8) FROM run WHERE label IN ('A', 'C', 'U') AND id IN
+			(SELECT run_id FROM value WHERE running < enabled) ORDER BY started_at DESC, uuid" | tr '\n' ' ')"
+EOT
+# B's exact runs alone (the other runs' tasks and values go with them)
+sqlite3 "$db" "PRAGMA foreign_keys = ON; DELETE FROM run WHERE label <> 'B'"
+test_expect_success REPORT "report: with exact runs alone, no multiplexing section" - <<-\EOT
+	test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM run")" 3 &&
+	test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM value WHERE run_id NOT IN (SELECT id FROM run)")" 0 &&
+	"$top/report/mkreport" --db "$db" --out "$TMPD/rep2" >"$TMPD/rep.out" 2>&1 &&
+	! grep -q "Multiplexed estimates" "$TMPD/rep2/index.html" &&
+	test_is "$(cat "$TMPD/rep2/data/mux.tsv")" ""
 EOT
 test_done
