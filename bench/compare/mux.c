@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/compare.h"
+#include "lib/json.h"
 #include "machine/perf_mux.h"
 #include "store/read.h"
 
@@ -113,7 +114,7 @@ static void side_words(FILE *f, const char *side, const struct side_mux *s)
 			s->runs);
 }
 
-int cmp_row_mux(struct cmp *c, const struct cmp_row *r)
+int cmp_row_mux(struct cmp *c, struct cmp_row *r)
 {
 	struct side_mux s[2];
 	size_t *shown, len, n;
@@ -121,9 +122,13 @@ int cmp_row_mux(struct cmp *c, const struct cmp_row *r)
 	FILE *f;
 	int ret;
 
-	for (int side = 0; side < 2; side++)
+	for (int side = 0; side < 2; side++) {
 		if ((ret = side_mux(c, r, side, &s[side])))
 			return ret;
+		r->mux_few[side] = s[side].few;
+		r->mux_unknown[side] = s[side].unknown;
+		r->mux_fewest[side] = s[side].few ? s[side].min_rot : NAN;
+	}
 	if (!s[0].few && !s[0].unknown && !s[1].few && !s[1].unknown)
 		return 0;
 	f = open_memstream(&buf, &len);
@@ -149,6 +154,27 @@ int cmp_row_mux(struct cmp *c, const struct cmp_row *r)
 	c->shown = shown;
 	c->shown[c->nshown++] = c->nnotes - 1;
 	return 0;
+}
+
+void cmp_row_mux_json(struct json *j, const struct cmp_row *r)
+{
+	static const char *const side[2] = { "baseline", "candidate" };
+
+	if (!r->mux_few[0] && !r->mux_unknown[0] && !r->mux_few[1] && !r->mux_unknown[1])
+		return;
+	json_obj_open(j, "multiplexing");
+	json_u64(j, "min_rotations", PERF_MUX_MIN_ROTATIONS);
+	for (int k = 0; k < 2; k++) {
+		json_obj_open(j, side[k]);
+		json_u64(j, "few_rotations_runs", r->mux_few[k]);
+		if (isnan(r->mux_fewest[k]))
+			json_null(j, "fewest_rotations");
+		else
+			json_dbl(j, "fewest_rotations", r->mux_fewest[k]);
+		json_u64(j, "unknown_runs", r->mux_unknown[k]);
+		json_obj_close(j);
+	}
+	json_obj_close(j);
 }
 
 int cmp_mux_alloc(struct cmp *c)

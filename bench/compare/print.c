@@ -352,6 +352,7 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 		json_dbl(j, "mde", r->mde);
 	json_str(j, "verdict", stats_verdict_name(r->v));
 	json_str(j, "reason", r->why);
+	cmp_row_mux_json(j, r);
 	json_obj_close(j);
 }
 

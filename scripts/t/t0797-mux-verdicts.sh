@@ -59,6 +59,11 @@ EOT
 test_expect_success "page-faults, exact on both sides, has no such note" - <<-\EOT
 	test_is "$(jq '[.notes[] | select(startswith("'"'"'page-faults'"'"'") and test("rotations"))] | length' "$TMPD/ab.json")" 0
 EOT
+test_expect_success "A vs B --json: task-clock's row has the counts, page-faults' none" - <<-\EOT
+	test_is "$(jq -c '.rows[] | select(.metric == "task-clock") | .multiplexing' "$TMPD/ab.json")" \
+		'{"min_rotations":10,"baseline":{"few_rotations_runs":2,"fewest_rotations":3,"unknown_runs":0},"candidate":{"few_rotations_runs":0,"fewest_rotations":null,"unknown_runs":0}}' &&
+	test_is "$(jq '.rows[] | select(.metric == "page-faults") | has("multiplexing")' "$TMPD/ab.json")" false
+EOT
 run_sga compare --baseline label:A --candidate label:B --db "$db" --metric task-clock,page-faults
 test_expect_success "the text says it without --verbose" - <<-\EOT
 	test_is "$rc" 0 &&
@@ -72,6 +77,7 @@ EOT
 run_sga compare --baseline label:B --candidate label:C --db "$db" --json
 test_expect_success "15 rotations: scaled and trusted, no note; exact runs none either" - <<-\EOT
 	test_is "$rc" 0 &&
+	test_is "$(jq '[.rows[] | select(has("multiplexing"))] | length' "$TMPD/out")" 0 &&
 	jq -e '[.rows[] | select(.metric == "task-clock")] | length == 1' "$TMPD/out" >/dev/null &&
 	test_is "$(notes "$TMPD/out")" ""
 EOT
