@@ -195,6 +195,7 @@ write_html() {
 	printf '<h2 id="runs">Sweeps and runs</h2>\n'
 	html_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
 	html_table "$d/labels.tsv" label backend status runs first last
+	mux_body html
 	cat <<'TAIL'
 <p>Regenerate with <code>report/mkreport --db DATABASE --out DIRECTORY</code>.</p>
 <script>
@@ -281,4 +282,5 @@ write_markdown() {
 	printf '## Sweeps and runs\n\n'
 	md_table "$d/sweeps.tsv" sweep started "order seed" runs uuid
 	md_table "$d/labels.tsv" label backend status runs first last
+	mux_body md
 }

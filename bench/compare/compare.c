@@ -125,6 +125,7 @@ void cmp_release(struct cmp *c)
 		run_values_free(&c->cv[i]);
 	free(c->bv);
 	free(c->cv);
+	cmp_mux_free(c);
 	runset_free(&c->base);
 	runset_free(&c->cand);
 	for (size_t i = 0; i < c->nhb; i++)
@@ -146,6 +147,7 @@ void cmp_release(struct cmp *c)
 	for (size_t i = 0; i < c->nnotes; i++)
 		free(c->notes[i]);
 	free(c->notes);
+	free(c->shown);
 	free(c->rows);
 	if (c->db_handle)
 		store_close(c->db_handle);

@@ -47,6 +47,11 @@ struct cmp_row {
 	int exact;		/* a deterministic backend's exact answer (compare/exact.c): no test */
 	enum verdict v;
 	char why[96];
+	/* each side's (0 baseline, 1 candidate) runs whose readings of metric were scaled over too
+	 * few rotations, or an unknown number, and the fewest rotations among the former (NAN
+	 * none): compare/mux.c */
+	size_t mux_few[2], mux_unknown[2];
+	double mux_fewest[2];
 };
 
 struct cmp {
@@ -84,6 +89,9 @@ struct cmp {
 	const char *nv_why[CMP_MAX_LIST];
 	size_t nv_cells[CMP_MAX_LIST], nnv;
 	int count[4];			/* rows per enum verdict */
+	struct cmp_mux_run *mux[2];	/* per run of base, cand: its scaled events (compare/mux.c) */
+	size_t *shown;			/* notes printed without --verbose (a verdict's caveat) */
+	size_t nshown;
 };
 
 /* The within-baseline floor: seeded half-splits, as scripts/sweep's noise table. */
@@ -222,6 +230,23 @@ void cmp_exact_method(const struct cmp *c, const struct cmp_row *r, struct json 
 
 /* A line after the summary when some rows are exact. */
 void cmp_print_exact(const struct cmp *c, FILE *f);
+
+/*
+ * Multiplexed estimates (compare/mux.c). cmp_mux_alloc (once the runsets
+ * are final) makes room for each run's scaled events, read on first need;
+ * cmp_row_mux adds a note when row r's metric is an event whose readings,
+ * on either side, were scaled over fewer than PERF_MUX_MIN_ROTATIONS
+ * rotations or over an unknown number (machine/perf_mux.h): nothing for
+ * exact readings or enough rotations; it sets r's mux_* fields (the
+ * JSON row's "multiplexing"). The note is a caveat on a verdict:
+ * the text prints it without --verbose too. Return 0, -ENOMEM or -EIO.
+ */
+struct cmp_mux_run;
+int cmp_mux_alloc(struct cmp *c);
+int cmp_row_mux(struct cmp *c, struct cmp_row *r);
+void cmp_mux_free(struct cmp *c);
+/* Row r's "multiplexing" object when a side had such runs; nothing else. */
+void cmp_row_mux_json(struct json *j, const struct cmp_row *r);
 
 /* Add a note (shown after the table and in the JSON). */
 void cmp_note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

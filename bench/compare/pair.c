@@ -226,7 +226,7 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 	r->mde = NAN;
 	if (r->exact)
 		cmp_exact_fill(r, r->medb, r->medc);
-	return 0;
+	return cmp_row_mux(c, r);
 }
 
 /*
@@ -315,7 +315,9 @@ int cmp_build_rows(struct cmp *c)
 	xc = malloc((c->cand.n + 1) * sizeof(*xc));
 	if (!xb || !xc)
 		goto out;
-	ret = load_side(c, &c->base, &c->bv);
+	ret = cmp_mux_alloc(c);
+	if (!ret)
+		ret = load_side(c, &c->base, &c->bv);
 	if (!ret)
 		ret = load_side(c, &c->cand, &c->cv);
 	for (size_t i = 0; i < c->cand.n && !ret; i++) {

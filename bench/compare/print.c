@@ -265,9 +265,13 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 	/* which designs each cell paired: part of the answer, not a note */
 	cmp_print_ignored(c, f, 0);
 	if (!c->verbose) {
-		if (c->nnotes)
-			fprintf(f, "(%zu note%s: --verbose shows them, and why each row was judged so)\n",
-				c->nnotes, c->nnotes == 1 ? "" : "s");
+		/* a caveat on a verdict is part of the answer */
+		for (size_t i = 0; i < c->nshown; i++)
+			print_note(c, c->notes[c->shown[i]], f);
+		if (c->nnotes > c->nshown)
+			fprintf(f, "(%zu %snote%s: --verbose shows them, and why each row was judged so)\n",
+				c->nnotes - c->nshown, c->nshown ? "more " : "",
+				c->nnotes - c->nshown == 1 ? "" : "s");
 		return;
 	}
 	for (size_t i = 0; i < c->nrows; i++)
@@ -348,6 +352,7 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 		json_dbl(j, "mde", r->mde);
 	json_str(j, "verdict", stats_verdict_name(r->v));
 	json_str(j, "reason", r->why);
+	cmp_row_mux_json(j, r);
 	json_obj_close(j);
 }
 

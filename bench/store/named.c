@@ -279,6 +279,12 @@ const struct named_stmt store_named[] = {
 	  "SELECT COALESCE(r.label, '(none)') AS label, r.backend, r.status, COUNT(*) AS runs,"
 	  " MIN(r.started_at) AS first_started, MAX(r.started_at) AS last_started FROM run r GROUP BY 1, 2, 3"
 	  " ORDER BY MAX(r.started_at) DESC, 1, 2, 3 LIMIT 30", NULL },
+	{ "mux-scaled-runs", 0, 0, "", "the 30 latest successful runs with a multiplexed estimate"
+	  " (an event reading counted part of the time): uuid, label, start; newest first, then by uuid",
+	  "SELECT r.uuid, COALESCE(r.label, '(none)') AS label, r.started_at FROM run r"
+	  " WHERE " OK_RUN " AND EXISTS (SELECT 1 FROM value v WHERE v.run_id = r.id"
+	  " AND v.running > 0 AND v.running < v.enabled)"
+	  " ORDER BY r.started_at DESC, r.uuid LIMIT 30", NULL },
 	{ "database-summary", 0, 0, "", "one line: runs, failed, machines, sweeps, verdicts, latest run",
 	  "SELECT 'database: ' || COUNT(*) || ' runs (' ||"
 	  " COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) ||"
