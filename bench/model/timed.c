@@ -398,8 +398,8 @@ static int core_strands(struct tx *x, unsigned c, const unsigned *core, const un
 	return 0;
 }
 
-static int check(const struct model_machine *m, const struct model_run *r, const struct model_timing *tm,
-		 char *err, size_t errlen)
+int model_timed_check(const struct model_machine *m, const struct model_run *r, const struct model_timing *tm,
+		      char *err, size_t errlen)
 {
 	const char *why = NULL;
 
@@ -429,7 +429,7 @@ int model_timed(const struct model_machine *m, const struct model_run *r, const 
 
 	memset(st, 0, sizeof(*st));
 	memset(ts, 0, sizeof(*ts));
-	ret = check(m, r, tm, err, errlen);
+	ret = model_timed_check(m, r, tm, err, errlen);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;

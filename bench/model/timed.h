@@ -69,5 +69,21 @@ struct model_timed_stats {
 int model_timed(const struct model_machine *m, const struct model_run *r, const struct model_timing *tm,
 		struct model_stats *st, struct model_timed_stats *ts, char *err, size_t errlen);
 void model_timed_free(struct model_timed_stats *ts);
+/* model_timed()'s refusals alone: 0, or -EINVAL with the reason in err. */
+int model_timed_check(const struct model_machine *m, const struct model_run *r, const struct model_timing *tm,
+		      char *err, size_t errlen);
+
+/* `sim --timing` (timedcli.c). */
+struct sim_cfg;
+/* The walk a timed run stalls for: the machine's walk_cycles (after
+ * --walk-cycles), rounded. */
+uint64_t sim_timed_walk(const struct model_machine *m);
+/* The timing options against each other and the run: 0, or -EINVAL. */
+int sim_timing_check(const struct sim_cfg *c, const struct model_machine *m, const struct model_run *r,
+		     char *err, size_t errlen);
+/* Run the timed engine into st and print its timing on stderr (one
+ * line at the default verbosity). Returns 0 or -errno. */
+int sim_timed_run(const struct model_machine *m, const struct model_run *r, const struct sim_cfg *c,
+		  struct model_stats *st);
 
 #endif
