@@ -14,6 +14,7 @@
 #include "lib/log.h"
 #include "model/backend.h"
 #include "model/simrun.h"
+#include "model/timed.h"
 #include "workloads/workload.h"
 #include "lib/clock.h"
 
@@ -112,7 +113,30 @@ static const struct opt model_opts[] = {
 	  .cell = "cores", .cell_at = 2 },
 	{ .name = "walk-cycles", .type = OPT_DOUBLE, .off = O(walk_cycles), .dmin = -1, .dmax = 1e6,
 	  .metavar = "X", .def = "-1", .defhelp = "-1: the machine's",
-	  .help = "cycles per page walk, for the est-* estimates only" },
+	  .help = "cycles per page walk: the est-* estimates, and a walk's stall with --timing" },
+	{ .name = "timing", .type = OPT_FLAG, .off = O(timing), .flags = OPT_IF_SET,
+	  .help = "the timed engine: a walk stalls its strand for --walk-cycles while the core's other "
+		  "strands go on, fills land when the walk ends, and a timer tick (--hz) runs on every strand",
+	  .cell = "timing", .cell_at = 19, .conf = "timing" },
+	{ .name = "hz", .type = OPT_UINT, .off = O(hz), .max = 100000, .flags = OPT_IF_SET,
+	  .metavar = "N", .defhelp = "0 (no tick)",
+	  .help = "with --timing: timer ticks per second (the kernel's HZ), at the machine's clock",
+	  .cell = "hz", .cell_at = 19, .conf = "hz" },
+	{ .name = "tick-entries", .type = OPT_UINT, .off = O(tick_entries), .max = 1u << 20, .flags = OPT_IF_SET,
+	  .metavar = "K", .defhelp = "0",
+	  .help = "with --timing: kernel pages (context 0) each tick handler touches in the same TLB",
+	  .cell = "tick-entries", .cell_at = 19, .conf = "tick_entries" },
+	{ .name = "access-cycles", .type = OPT_UINT, .off = O(access_cycles), .max = 1u << 20,
+	  .flags = OPT_IF_SET, .metavar = "N", .defhelp = "1",
+	  .help = "with --timing: cycles of an access that hits the first level",
+	  .cell = "access-cycles", .cell_at = 19, .conf = "access_cycles" },
+	{ .name = "inflight", .type = OPT_CHOICE, .off = O(inflight), .choices = MODEL_INFLIGHT_CHOICES,
+	  .def = "walk", .flags = OPT_IF_SET,
+	  .help = "with --timing: a walk for an entry another strand is walking: walk too, or wait for it "
+		  "(inferred either way)",
+	  .cell = "inflight", .cell_at = 19, .conf = "inflight" },
+	{ .name = "walk-cycles", .type = OPT_UINT, .off = O(timed_walk), .flags = OPT_DERIVED | OPT_IF_SET,
+	  .cell = "walk-cycles", .cell_at = 19, .conf = "timed_walk_cycles" },
 	{ .name = "reference", .type = OPT_FLAG, .off = O(reference),
 	  .help = "use the brute-force reference simulator (slow)" },
 	{ .name = "jobs", .type = OPT_UINT, .off = O(jobs), .min = 1, .max = MODEL_MAX_JOBS,
@@ -207,6 +231,8 @@ static int model_prepare(const void *cfg, const struct sysinfo *si, void **plan,
 		return -EINVAL;
 	}
 	ret = sim_prepare(&p->cfg, si, &p->m, &p->r, err, errlen);
+	if (!ret)
+		ret = sim_timing_check(&p->cfg, &p->m, &p->r, err, errlen);
 	if (ret) {
 		free(p);
 		return ret;
@@ -295,7 +321,9 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	int ret;
 	struct progress prog = { .t0 = t0, .after = progress_after(p->cfg.progress > 0), .tty = isatty(2) };
 
-	if (p->cfg.reference)
+	if (p->cfg.timing)
+		ret = sim_timed_run(&p->m, &p->r, &p->cfg, &st);
+	else if (p->cfg.reference)
 		ret = model_reference(&p->m, &p->r, &st);
 	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty && log_verbosity > 0))
 		ret = model_simulate_jobs(&p->m, &p->r, &st, show_progress, &prog, (unsigned)p->cfg.jobs);
@@ -350,6 +378,7 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	v.pages = r->pages;
 	v.working_set = ws;
 	v.sga_size = p->cfg.sga_size ? p->cfg.sga_size : ws;
+	v.timed_walk = p->cfg.timing ? sim_timed_walk(&p->m) : 0;
 	if (opt_render(model_opts, &v, nm->cell, sizeof(nm->cell), nm->config_json, sizeof(nm->config_json)))
 		warning("sim: the run's cell or configuration is cut short");
 	*m = (struct run_meta){

@@ -43,6 +43,13 @@ struct sim_cfg {
 	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */
 	uint64_t jobs;		/* threads simulating the cores (model_simulate_jobs) */
 	const char *sweep_entries;	/* "A..B": a single-pass curve of the first level (curve.h), or NULL */
+	/* the timed engine (timed.h), opt-in: off, every run is as before */
+	int timing;		/* --timing */
+	uint64_t hz;		/* timer ticks per second, 0: none */
+	uint64_t tick_entries;	/* kernel pages per tick handler */
+	uint64_t access_cycles;	/* 0: 1 */
+	int inflight;		/* enum model_inflight */
+	uint64_t timed_walk;	/* derived: the walk cycles a timed run used */
 	/* Derived when the run is named, for its rows: */
 	const char *backend;	/* "model:MACHINE" */
 	const char *tlb_text;	/* the levels, model_tlb_str() */

@@ -36,7 +36,9 @@ EOT
 test_expect_success 'sim --cell-keys: the machine is the cell word backend' - <<-\EOT
 	run_sga sim --cell-keys &&
 	grep -q "^machine	backend$" "$TMPD/out" &&
-	cut -f2 "$TMPD/out" | sort >"$TMPD/sim-words" &&
+	cut -f2 "$TMPD/out" | sort >"$TMPD/sim-all" &&
+	grep -v "^timing$\|^hz$\|^tick-entries$\|^access-cycles$\|^inflight$\|^walk-cycles$" \
+		"$TMPD/sim-all" >"$TMPD/sim-words" &&
 	run_sga sim --tasks 2 --rounds 1 --working-set 8m --no-store --json &&
 	cell_words >"$TMPD/got" &&
 	grep -v "^words$\|^heap" "$TMPD/sim-words" >"$TMPD/want" &&
@@ -56,5 +58,12 @@ test_expect_success 'sim with a heap: its three words join the cell after page='
 	cell_words >"$TMPD/got" &&
 	diff -u "$TMPD/sim-words" "$TMPD/got" &&
 	json '$.cell' | grep -q " page=2m heap=4194304 heap-page=2m heap-share=40 pattern="
+EOT
+test_expect_success 'sim --timing: its words join the cell only when given' - <<-\EOT
+	run_sga sim --tasks 2 --rounds 1 --working-set 8m --timing --hz 100 --tick-entries 2 \
+		--access-cycles 3 --inflight wait --no-store --json &&
+	cell_words >"$TMPD/got" &&
+	grep -v "^words$\|^heap" "$TMPD/sim-all" >"$TMPD/want" &&
+	diff -u "$TMPD/want" "$TMPD/got"
 EOT
 test_done
