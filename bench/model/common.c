@@ -342,29 +342,27 @@ void model_count_levels(const struct model_machine *m, unsigned psz, int *l1, in
 	}
 }
 
-/* What c counts among the misses of area a of t, whose page size is psz. */
-static int area_count(const struct model_machine *m, unsigned psz, const struct model_task *t, unsigned a,
-		      int c, uint64_t *n)
+/* What c counts of a task's (or one area's) accesses, misses per level and
+ * walks, with l1 and l2 the levels model_count_levels() names. */
+static int count_pick(int c, int l1, int l2, uint64_t accesses, const uint64_t *misses, uint64_t walks,
+		      uint64_t *n)
 {
-	int l1, l2;
-
-	model_count_levels(m, psz, &l1, &l2);
 	switch (c) {
 	case MC_ACCESSES:
-		*n = t->area_accesses[a];
+		*n = accesses;
 		return 0;
 	case MC_L1_MISSES:
 		if (l1 < 0)
 			return -ENOENT;
-		*n = t->area_misses[a][l1];
+		*n = misses[l1];
 		return 0;
 	case MC_L2_MISSES:
 		if (l2 < 0)
 			return -ENOENT;
-		*n = t->area_misses[a][l2];
+		*n = misses[l2];
 		return 0;
 	case MC_WALKS:
-		*n = t->area_walks[a];
+		*n = walks;
 		return 0;
 	default:
 		return -ENOENT;
@@ -379,8 +377,10 @@ int model_count_of(const struct model_machine *m, const struct model_run *r, con
 	if (r->heap_pages) {
 		uint64_t sum = 0, one;
 
+		/* Each area counted at the levels that hold its page size. */
 		for (unsigned a = 0; a < MODEL_AREAS; a++) {
-			if (area_count(m, model_area_psz(r, a), t, a, c, &one))
+			model_count_levels(m, model_area_psz(r, a), &l1, &l2);
+			if (count_pick(c, l1, l2, t->area_accesses[a], t->area_misses[a], t->area_walks[a], &one))
 				return -ENOENT;
 			sum += one;
 		}
@@ -388,24 +388,5 @@ int model_count_of(const struct model_machine *m, const struct model_run *r, con
 		return 0;
 	}
 	model_count_levels(m, r->psz, &l1, &l2);
-	switch (c) {
-	case MC_ACCESSES:
-		*n = t->accesses;
-		return 0;
-	case MC_L1_MISSES:
-		if (l1 < 0)
-			return -ENOENT;
-		*n = t->misses[l1];
-		return 0;
-	case MC_L2_MISSES:
-		if (l2 < 0)
-			return -ENOENT;
-		*n = t->misses[l2];
-		return 0;
-	case MC_WALKS:
-		*n = t->walks;
-		return 0;
-	default:
-		return -ENOENT;
-	}
+	return count_pick(c, l1, l2, t->accesses, t->misses, t->walks, n);
 }
