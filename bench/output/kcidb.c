@@ -19,8 +19,8 @@
 #include "lib/json.h"
 #include "lib/log.h"
 #include "lib/metrics.h"
-#include "machine/perf_mux.h"
 #include "output/kcidb.h"
+#include "output/output.h"
 #include "store/query.h"
 #include "store/read.h"
 #include "store/store.h"
@@ -357,33 +357,8 @@ static void test_head(struct json *j, const char *origin, const struct row *r,
 }
 
 /*
- * How far to trust event e's value (machine/perf_mux.h, as run and show
- * judge it): its least trusted task reading's verdict, the share of the
- * time it was counted, and the rotations it was counted over, or why they
- * are unknown (the run's missing multiplexing interval). No nulls: a key
- * is left out instead, as in config.
- */
-static void test_mux(struct json *j, const struct run_result *r, unsigned e)
-{
-	struct perf_mux m;
-
-	if (perf_mux_event(r, e, &m))
-		return;
-	json_obj_open(j, "multiplexing");
-	json_str(j, "trust", perf_trust_name(m.trust));
-	json_dbl(j, "running_ratio", m.ratio);
-	if (isnan(m.rotations))
-		json_str(j, "rotations_missing", r->mux_interval_missing[0] ? r->mux_interval_missing
-									     : "unknown");
-	else
-		json_dbl(j, "rotations", m.rotations);
-	json_u64(j, "min_rotations", PERF_MUX_MIN_ROTATIONS);
-	json_obj_close(j);
-}
-
-/*
  * misc of a test: the run, its configuration, and for event metric its
- * per-task values and how far to trust them (test_mux).
+ * per-task values and how far to trust them (json_mux_event).
  */
 static void test_misc(struct json *j, const struct row *r, const struct stored_run *s,
 		      const char *metric, const char *missing)
@@ -420,7 +395,7 @@ static void test_misc(struct json *j, const struct row *r, const struct stored_r
 			json_obj_close(j);
 		}
 		json_arr_close(j);
-		test_mux(j, &s->res, e);
+		json_mux_event(j, &s->res, e);
 	}
 	json_obj_close(j);
 }

@@ -132,6 +132,31 @@ static void human_mux(FILE *f, const struct run_result *r, unsigned e)
 }
 
 /*
+ * How far to trust event e's value (machine/perf_mux.h, as run and show
+ * judge it): its least trusted task reading's verdict, the share of the
+ * time it was counted, and the rotations it was counted over, or why they
+ * are unknown (the run's missing multiplexing interval). No nulls: a key
+ * is left out instead, as in config.
+ */
+void json_mux_event(struct json *j, const struct run_result *r, unsigned e)
+{
+	struct perf_mux m;
+
+	if (perf_mux_event(r, e, &m))
+		return;
+	json_obj_open(j, "multiplexing");
+	json_str(j, "trust", perf_trust_name(m.trust));
+	json_dbl(j, "running_ratio", m.ratio);
+	if (isnan(m.rotations))
+		json_str(j, "rotations_missing", r->mux_interval_missing[0] ? r->mux_interval_missing
+									     : "unknown");
+	else
+		json_dbl(j, "rotations", m.rotations);
+	json_u64(j, "min_rotations", PERF_MUX_MIN_ROTATIONS);
+	json_obj_close(j);
+}
+
+/*
  * The JSON "multiplexing" object: for every event counted in all tasks,
  * its least trusted task reading (perf_mux.h): running/enabled, the
  * slices it was counted in (null when the interval is unknown) and the

@@ -39,6 +39,11 @@ struct json;
 struct ev_value;
 void output_ev_json(struct json *j, const char *key, const struct ev_value *v);
 
+/* An object "multiplexing" for event e of r, for a KCIDB test's misc: its
+ * least trusted task reading's trust, running ratio, and rotations or why
+ * they are unknown (rotations_missing), plus the threshold; no nulls. */
+void json_mux_event(struct json *j, const struct run_result *r, unsigned e);
+
 /* Write s as a CSV field (quoted when it holds a comma, quote or newline). */
 void output_csv_field(FILE *f, const char *s);
 
