@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
@@ -73,6 +74,7 @@ enum expect { EXPECT_NONE, EXPECT_EOPNOTSUPP, EXPECT_EMULATE, EXPECT_OFF,
 static enum expect expect = EXPECT_EOPNOTSUPP;
 static char cmdline[1024];
 static int case_failed;
+static const char *case_skipped;	/* why the running case cannot run */
 
 /*
  * One check inside a test case: reported as a TAP diagnostic line; a
@@ -738,6 +740,236 @@ static void test_limits(void)
 }
 
 /*
+ * Per-user limit inside user namespaces (defect N7: limits keyed on the
+ * kuid let a user with subordinate ids create max_per_user contexts
+ * under each of them).  A new context is charged to the initial-
+ * namespace user who created the outermost user namespace.
+ *
+ * NS_UID holds one context; with max_per_user at 1, a process of NS_UID
+ * that made a user namespace and became its root (kuid NS_ROOT_KUID,
+ * which holds nothing) must get EAGAIN, in that namespace and in one
+ * nested inside it (owned by NS_ROOT_KUID).  Keyed on the kuid or on the
+ * owner of the innermost namespace, both requests would succeed.  Another
+ * user still can create one, and with max_per_user at 2 both succeed.
+ */
+#define NS_UID		1000
+#define OTHER_UID	1001
+#define NS_ROOT_KUID	100000
+#define NS_MAP		"0 100000 1\n"
+#define NS_UNAVAILABLE	61	/* child exit: unshare(CLONE_NEWUSER) refused */
+
+static int send_byte(int fd)
+{
+	return write(fd, "x", 1) == 1 ? 0 : -1;
+}
+
+/* 0 once a byte came, -1 at EOF (the other side gave up) */
+static int wait_byte(int fd)
+{
+	char c;
+
+	return read(fd, &c, 1) == 1 ? 0 : -1;
+}
+
+/*
+ * Ask for a new context (the memfd's second range, which no one maps):
+ * 0 if the result is @want (0: it succeeds and shares), else -1.
+ */
+static int try_new_ctx(int fd, int want)
+{
+	char *q;
+
+	errno = 0;
+	q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS, fd,
+		 SGA_SIZE);
+	if (want)
+		return q == MAP_FAILED && errno == want ? 0 : -1;
+	if (q != SGA_ADDR || self_has_sc(SGA_ADDR) != 1)
+		return -1;
+	return munmap(q, SGA_SIZE);
+}
+
+/*
+ * The namespace child: become NS_UID, make a user namespace, let the
+ * parent map its root to NS_ROOT_KUID (@up: done so far, @down: go on),
+ * become that root, and ask; then again in a nested namespace.
+ */
+static void userns_child(int fd, int up, int down, int want)
+{
+	if (setgid(NS_UID) || setuid(NS_UID))
+		_exit(60);
+	if (unshare(CLONE_NEWUSER))
+		_exit(errno == EINVAL || errno == EPERM ? NS_UNAVAILABLE : 62);
+	if (send_byte(up) || wait_byte(down))
+		_exit(63);
+	if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
+		_exit(64);
+	if (send_byte(up) || wait_byte(down))
+		_exit(65);
+	if (try_new_ctx(fd, want))
+		_exit(66);
+	if (unshare(CLONE_NEWUSER))
+		_exit(67);
+	if (try_new_ctx(fd, want))
+		_exit(68);
+	_exit(0);
+}
+
+static int write_proc(pid_t pid, const char *file, const char *val)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	return write_file(path, val);
+}
+
+/* The real uid of @pid as the initial namespace sees it, or -1 */
+static long proc_uid(pid_t pid)
+{
+	char path[64], line[128];
+	long uid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %ld", &uid) == 1)
+			break;
+	fclose(f);
+	return uid;
+}
+
+/* Run userns_child() expecting @want; check it under @name. */
+static void run_userns(int fd, int want, const char *name)
+{
+	int up[2], down[2], status = -1;
+	const char *step = "pipe";
+	long uid = -1;
+	pid_t pid;
+
+	if (pipe(up))
+		goto out;
+	if (pipe(down)) {
+		close(up[0]);
+		close(up[1]);
+		goto out;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		userns_child(fd, up[1], down[0], want);
+	}
+	close(up[1]);
+	close(down[0]);
+	step = "namespace";
+	if (pid > 0 && !wait_byte(up[0])) {
+		step = "maps";
+		if (!write_proc(pid, "setgroups", "deny") &&
+		    !write_proc(pid, "gid_map", NS_MAP) &&
+		    !write_proc(pid, "uid_map", NS_MAP) &&
+		    !send_byte(down[1]) && !wait_byte(up[0])) {
+			step = "kuid";
+			uid = proc_uid(pid);
+			if (uid == NS_ROOT_KUID && !send_byte(down[1]))
+				step = NULL;
+		}
+	}
+	close(down[1]);		/* a child still waiting gives up */
+	close(up[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (pid > 0 && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == NS_UNAVAILABLE) {
+		case_skipped = "unshare(CLONE_NEWUSER) refused to an unprivileged user";
+		return;
+	}
+out:
+	check(!step && WIFEXITED(status) && WEXITSTATUS(status) == 0, name,
+	      "stopped at %s, kuid %ld, child status 0x%x", step ? step : "-",
+	      uid, status);
+}
+
+static void test_limit_userns(void)
+{
+	int fd, hold[2], ready[2], status = -1;
+	struct ctxstat st;
+	pid_t holder = -1, pid;
+
+	if (access("/proc/self/ns/user", F_OK)) {
+		case_skipped = "no user namespaces (CONFIG_USER_NS)";
+		return;
+	}
+	fd = memfd_create("sharedctx-userns", MFD_HUGETLB);
+	if (fd < 0 || ftruncate(fd, 2 * SGA_SIZE) || pipe(hold)) {
+		check(0, "emu-userns", "memfd or pipe: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (pipe(ready) || write_file(PARAMS "max_per_user", "1")) {
+		check(0, "emu-userns", "pipe or cannot write %s",
+		      PARAMS "max_per_user");
+		goto out_hold;
+	}
+	/* NS_UID's one context, held until the write end of @hold closes */
+	holder = fork();
+	if (holder == 0) {
+		char *q;
+
+		close(hold[1]);
+		close(ready[0]);
+		if (setgid(NS_UID) || setuid(NS_UID))
+			_exit(70);
+		q = mmap(SGA_ADDR, SGA_SIZE, PROT_READ | PROT_WRITE, SC_FLAGS,
+			 fd, 0);
+		if (q != SGA_ADDR || self_has_sc(SGA_ADDR) != 1)
+			_exit(71);
+		send_byte(ready[1]);
+		wait_byte(hold[0]);
+		_exit(0);
+	}
+	close(ready[1]);
+	if (holder < 0 || wait_byte(ready[0])) {
+		check(0, "emu-userns-holder", "no context for uid %d", NS_UID);
+		goto out_ready;
+	}
+
+	run_userns(fd, EAGAIN, "emu-userns-limit-eagain");
+	if (case_skipped)
+		goto out_ready;
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(OTHER_UID) || setuid(OTHER_UID))
+			_exit(80);
+		_exit(try_new_ctx(fd, 0) ? 81 : 0);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	check(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "emu-userns-other-user", "child status 0x%x", status);
+	if (write_file(PARAMS "max_per_user", "2"))
+		check(0, "emu-userns-under", "cannot write %s",
+		      PARAMS "max_per_user");
+	else
+		run_userns(fd, 0, "emu-userns-under");
+
+out_ready:
+	close(ready[0]);
+out_hold:
+	close(hold[0]);
+	close(hold[1]);
+	if (holder > 0)
+		waitpid(holder, NULL, 0);
+	write_file(PARAMS "max_per_user", "64");
+	close(fd);
+	read_ctxstat(&st);
+	check(st.nctx == 0, "emu-userns-put", "nctx %d", st.nctx);
+}
+
+/*
  * Emulation: the software side of the feature, observed through smaps and
  * debugfs.  References: one per VMA using the context, one per attached mm.
  */
@@ -949,6 +1181,8 @@ static const struct {
 	{ "mprotect detaches", case_mprotect_detaches, SHARING },
 	{ "emulation bookkeeping, limits, fault injection", test_emulate,
 	  M(EXPECT_EMULATE) },
+	{ "per-user limit charges the outermost user namespace's creator",
+	  test_limit_userns, M(EXPECT_EMULATE) },
 	{ "hugetlb SGA without sharing, again", case_normal_sga, ALL },
 };
 
@@ -988,8 +1222,13 @@ int main(int argc, char **argv)
 			continue;
 		}
 		case_failed = 0;
+		case_skipped = NULL;
 		cases[i].run();
-		ksft_test_result(!case_failed, "%s\n", cases[i].name);
+		if (case_skipped && !case_failed)
+			ksft_test_result_skip("%s: %s\n", cases[i].name,
+					      case_skipped);
+		else
+			ksft_test_result(!case_failed, "%s\n", cases[i].name);
 	}
 	ksft_finished();
 }
