@@ -7,13 +7,15 @@
 /*
  * Give every key core c's tasks can make a dense id: the distinct tags of
  * the core (in order of first use) times span pages, the area's pages
- * first, then the start-up pages. Sets each task's id bases and the
- * core's tags (c->tags[n] the tag of ids n * span and up); returns the
- * number of ids.
+ * first, then the start-up pages, then extra pages (the heaps of a run
+ * with a heap: multi.c). Sets each task's id bases and the core's tags
+ * (c->tags[n] the tag of ids n * span and up); returns the number of ids,
+ * or UINT64_MAX when out of memory.
  */
-static uint64_t number_ids(struct fcore *c)
+uint64_t core_number_ids(struct fcore *c, uint64_t extra)
 {
-	uint64_t area = c->r->pages << model_words_shift(c->m, c->r), span = area + c->r->startup, ntags = 0;
+	uint64_t area = c->r->pages << model_words_shift(c->m, c->r), ntags = 0;
+	uint64_t span = area + c->r->startup + extra;
 	uint64_t *tags = malloc(2 * (c->ntasks + 1) * sizeof(*tags));
 
 	if (!tags)
@@ -71,7 +73,7 @@ int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned
 	for (unsigned k = 0; k < m->nlevels; k++)
 		if (m->level[k].psz_mask & (1u << r->psz))
 			nlv++;
-	nids = number_ids(c);
+	nids = core_number_ids(c, 0);
 	if (nids <= model_loc_limit / nlv) {
 		c->loc = calloc((nids + 1) * nlv, sizeof(*c->loc));	/* row nids: empty slots' */
 		if (!c->loc)

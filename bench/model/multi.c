@@ -27,31 +27,18 @@
  */
 static uint64_t number_ids_multi(struct fcore *c)
 {
-	uint64_t area = c->r->pages << model_words_shift(c->m, c->r), ntags = 0;
 	/* the threads' heaps are one after another in one address space */
 	uint64_t heaps = c->r->threads ? model_heap_base(c->r, c->r->ntasks) : c->r->heap_pages;
-	uint64_t span = area + c->r->startup + heaps;
-	uint64_t *tags = malloc(2 * (c->ntasks + 1) * sizeof(*tags));
+	uint64_t nids = core_number_ids(c, heaps);
 
-	if (!tags)
-		return UINT64_MAX;
-	c->tags = tags;
-	c->span = span;
+	if (nids == UINT64_MAX)
+		return nids;
 	for (unsigned j = 0; j < c->ntasks; j++) {
 		struct ftask *t = &c->t[c->tasks[j]];
-		uint64_t want[2] = { t->ikey >> 32, t->pkey >> 32 }, slot[2];
 
-		for (unsigned h = 0; h < 2; h++) {
-			for (slot[h] = 0; slot[h] < ntags && tags[slot[h]] != want[h]; slot[h]++)
-				;
-			if (slot[h] == ntags)
-				tags[ntags++] = want[h];
-		}
-		t->idbase = (uint32_t)(slot[0] * span);
-		t->pidbase = (uint32_t)(slot[1] * span + area);
-		t->heap->hidbase = (uint32_t)(slot[1] * span + area + c->r->startup + t->heap->base);
+		t->heap->hidbase = t->pidbase + (uint32_t)c->r->startup + (uint32_t)t->heap->base;
 	}
-	return ntags * span;
+	return nids;
 }
 
 int core_init_multi(struct fcore *c, unsigned cn)

@@ -101,6 +101,8 @@ struct fcore {
 
 /* Set up core cn: its tasks (placed in core[] and strand[]), strands,
  * levels and loc table. Returns 0 or -ENOMEM; core_free() either way. */
+/* Dense ids for core c's keys, with extra pages per tag (core.c). */
+uint64_t core_number_ids(struct fcore *c, uint64_t extra);
 int core_init(struct fcore *c, unsigned cn, const unsigned *core, const unsigned *strand);
 void core_free(struct fcore *c);
 /* Simulate core cn to the end (sched.c); periodic: look for a repeated
