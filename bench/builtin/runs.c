@@ -70,6 +70,7 @@ static int print_run(void *ctx, const struct store_run_row *r)
 		json_str(j, "fingerprint", r->fingerprint);
 		json_str(j, "machine", r->machine_name);
 		json_str(j, "kernel_variant", *r->kernel_variant ? r->kernel_variant : NULL);
+		json_str(j, "boot_id", *r->boot_id ? r->boot_id : NULL);
 		json_str(j, "reason", r->reason);
 		json_str(j, "cell", r->cell);
 		json_obj_close(j);

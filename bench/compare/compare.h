@@ -112,8 +112,12 @@ void cmp_config_free(char **argv, int n);
 
 /*
  * Whether the baseline's and the candidate's runs of the cell interleave
- * in time (neither side starts after the other's last run started), as sweep --ab's arms
- * do: then drift between sessions falls on both sides alike.
+ * in time within one boot (neither side's runs of that boot start after
+ * the other side's last run of it started), as sweep --ab's arms do: then
+ * drift between sessions falls on both sides alike. Runs of two boots
+ * never interleave, even when they ran side by side (the lab's guests):
+ * each boot drifts on its own. Runs of unknown boot (run_ref.boot_id '':
+ * model runs, runs stored before schema 8) count as one boot.
  */
 int cmp_interleaved(const struct cmp *c, const char *cell, int64_t mach);
 

@@ -17,15 +17,18 @@ static int in_cell(const struct cmp *c, const struct run_ref *r, const char *cel
 	return strcmp(r->cell, cell) == 0 && (c->cross || r->group == mach);
 }
 
-/* The earliest and latest start of rs's runs in the cell (ISO UTC strings sort as times). */
+/*
+ * The earliest and latest start of rs's runs in the cell that ran in boot
+ * (ISO UTC strings sort as times).
+ */
 static void span(const struct cmp *c, const struct runset *rs, const char *cell, int64_t mach,
-		 const char **first, const char **last)
+		 const char *boot, const char **first, const char **last)
 {
 	*first = *last = NULL;
 	for (size_t i = 0; i < rs->n; i++) {
 		const char *t = rs->run[i].started_at;
 
-		if (!in_cell(c, &rs->run[i], cell, mach) || !t)
+		if (!in_cell(c, &rs->run[i], cell, mach) || !t || strcmp(rs->run[i].boot_id, boot))
 			continue;
 		if (!*first || strcmp(t, *first) < 0)
 			*first = t;
@@ -36,11 +39,25 @@ static void span(const struct cmp *c, const struct runset *rs, const char *cell,
 
 int cmp_interleaved(const struct cmp *c, const char *cell, int64_t mach)
 {
-	const char *b0, *b1, *c0, *c1;
+	const struct runset *b = &c->base;
 
-	span(c, &c->base, cell, mach, &b0, &b1);
-	span(c, &c->cand, cell, mach, &c0, &c1);
-	return b0 && c0 && strcmp(b0, c1) <= 0 && strcmp(c0, b1) <= 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const char *boot = b->run[i].boot_id, *b0, *b1, *c0, *c1;
+		size_t k = 0;
+
+		if (!in_cell(c, &b->run[i], cell, mach))
+			continue;
+		/* each boot once: at its first run in the cell */
+		while (k < i && !(in_cell(c, &b->run[k], cell, mach) && strcmp(b->run[k].boot_id, boot) == 0))
+			k++;
+		if (k < i)
+			continue;
+		span(c, b, cell, mach, boot, &b0, &b1);
+		span(c, &c->cand, cell, mach, boot, &c0, &c1);
+		if (b0 && c0 && strcmp(b0, c1) <= 0 && strcmp(c0, b1) <= 0)
+			return 1;
+	}
+	return 0;
 }
 
 /* Session number (by label, NULL its own) of baseline run i among the labels seen so far. */

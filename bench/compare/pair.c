@@ -24,12 +24,7 @@ static void drop_overlap(struct cmp *c)
 			c->base.run[k++] = c->base.run[i];
 			continue;
 		}
-		free(c->base.run[i].cell);
-		free(c->base.run[i].label);
-		free(c->base.run[i].started_at);
-		free(c->base.run[i].uuid);
-		free(c->base.run[i].machine_name);
-		free(c->base.run[i].kernel_variant);
+		run_ref_free(&c->base.run[i]);
 	}
 	c->overlap = c->base.n - k;
 	c->base.n = k;

@@ -147,10 +147,11 @@ static void method_bounds(struct json *j, const struct cmp *c, const struct cmp_
 	json_str(j, "noise_floor", "from the baseline's runs of the cell alone: max(within, between);"
 		 " within = 95th percentile of |median(half 1) / median(half 2) - 1| over 200 seeded"
 		 " half-splits, x sqrt((1/n_base + 1/n_cand) / (1/h1 + 1/h2)); between (only when the"
-		 " sides do not interleave in time) = (max - min) of the medians of the baseline's"
+		 " sides do not interleave in time within one boot) = (max - min) of the medians of the baseline's"
 		 " labels of >= 2 runs / the median of all its runs");
 	json_str(j, "rule", "significant (p <= alpha and q <= q) and the ratio of medians beyond the bound;"
-		 " insufficient instead when the sides do not interleave, the metric varies (floor within > 0)"
+		 " insufficient instead when the sides do not interleave within one boot, the metric varies"
+		 " (floor within > 0)"
 		 " and the baseline has fewer than 2 labels of >= 2 runs");
 	if (r && r->quant != 0.5)
 		json_str(j, "mde", "max(bound, (z(a/2) + z(power)) * se), se = half the 15.9-84.1 % range of"

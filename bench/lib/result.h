@@ -94,6 +94,9 @@ struct run_result {
 	 * (machine/perf_mux.h), not-modelled (the model backend), not-recorded
 	 * (stored before schema 7 kept it) */
 	char mux_interval_missing[24];
+	/* the kernel's boot id of a native run (/proc/sys/kernel/random/boot_id);
+	 * empty: a model run, or not known */
+	char boot_id[40];
 	unsigned nwindows;	/* 0: one plain window, not stored per window */
 	struct window_result *win;	/* nwindows * ntasks, [w * ntasks + t]; owned by the caller */
 };

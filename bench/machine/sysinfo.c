@@ -419,6 +419,7 @@ void sysinfo_collect(struct sysinfo *si)
 	read_choice("/sys/kernel/mm/transparent_hugepage/shmem_enabled",
 		    si->shmem_thp, sizeof(si->shmem_thp));
 	si_read_line("/proc/cmdline", si->cmdline, sizeof(si->cmdline));
+	si_read_line("/proc/sys/kernel/random/boot_id", si->boot_id, sizeof(si->boot_id));
 	if (si_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
 			 si->governor, sizeof(si->governor)) || !si->governor[0])
 		snprintf(si->governor, sizeof(si->governor), "none");

@@ -42,6 +42,8 @@ struct sysinfo {
 	char kernel[128];	/* uname -r */
 	char kernel_variant[128];	/* SGABENCH_KERNEL_VARIANT, else derived (lib/kver.h): not in
 					 * the fingerprint (the release and command line are) */
+	char boot_id[40];	/* /proc/sys/kernel/random/boot_id: this boot, "" unknown;
+				 * not in the fingerprint (each run keeps its own, run.boot_id) */
 	char cmdline[2048];	/* /proc/cmdline (x86 COMMAND_LINE_SIZE) */
 	char governor[32];	/* cpu0 scaling governor, or "none" */
 	int paranoid;		/* perf_event_paranoid */

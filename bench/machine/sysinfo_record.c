@@ -67,6 +67,7 @@ static const struct si_field {
 	{ "kernel", "kernel", SI_STR, offsetof(struct sysinfo, kernel) },
 	{ "kernel_variant", NULL, SI_STR, offsetof(struct sysinfo, kernel_variant) },
 	{ "cmdline", "cmdline", SI_STR, offsetof(struct sysinfo, cmdline) },
+	{ "boot_id", NULL, SI_STR, offsetof(struct sysinfo, boot_id) },
 	{ "governor", "governor", SI_STR, offsetof(struct sysinfo, governor) },
 	{ "perf_event_paranoid", "paranoid", SI_INT, offsetof(struct sysinfo, paranoid) },
 	{ "is_vm", "is_vm", SI_BOOL, offsetof(struct sysinfo, is_vm) },
@@ -262,6 +263,7 @@ void sysinfo_print(const struct sysinfo *si, FILE *f)
 	fprintf(f, "%-18s %s (SGABENCH_KERNEL_VARIANT, else the Debian version)\n", "kernel variant",
 		si->kernel_variant);
 	fprintf(f, "%-18s %s\n", "cmdline", si->cmdline);
+	fprintf(f, "%-18s %s\n", "boot id", si->boot_id[0] ? si->boot_id : "unknown");
 	fprintf(f, "%-18s %s\n", "governor", si->governor);
 	fprintf(f, "%-18s %d\n", "perf_event_paranoid", si->paranoid);
 	fprintf(f, "%-18s %s%s%s\n", "vm", si->is_vm ? "yes" : "no",

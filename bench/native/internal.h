@@ -68,6 +68,7 @@ struct plan {
 	int td_state;			/* EV_COUNTED: td_spec resolved; else why not */
 	double mux_interval_ms;		/* the core PMU's multiplexing interval; 0 unknown */
 	const char *mux_interval_missing;	/* why it is unknown (perf_mux.h), else NULL */
+	char boot_id[40];		/* the boot the run ran in (sysinfo.h), "" unknown */
 };
 
 struct task_arg {

@@ -172,6 +172,7 @@ static int plan_run(struct plan *pl, const struct run_cfg *c, const struct sysin
 	pl->has_core_pmu = si->has_core_pmu;
 	pl->mux_interval_ms = perf_mux_interval_ms(si->has_core_pmu ? si->core_pmu : NULL,
 						   &pl->mux_interval_missing);
+	snprintf(pl->boot_id, sizeof(pl->boot_id), "%s", si->boot_id);
 	plan_teardown(pl, si);
 	pl->sga.cfg = sc;
 	return sga_preflight(&sc, err, errlen);
@@ -195,6 +196,7 @@ static void collect(struct plan *pl, struct run_result *r, int64_t pt_before, in
 	r->mux_interval_ms = pl->mux_interval_ms;
 	snprintf(r->mux_interval_missing, sizeof(r->mux_interval_missing), "%s",
 		 pl->mux_interval_missing ? pl->mux_interval_missing : "");
+	snprintf(r->boot_id, sizeof(r->boot_id), "%s", pl->boot_id);
 	for (unsigned e = 0; e < pl->nspec; e++)
 		snprintf(r->events[e], sizeof(r->events[e]), "%s", pl->specs[e].name);
 	for (unsigned t = 0; t < c->tasks; t++) {

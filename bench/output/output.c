@@ -301,6 +301,7 @@ void output_json(FILE *f, const struct run_view *v)
 	json_str(&j, "status", r->status);
 	json_str(&j, "reason", r->reason[0] ? r->reason : NULL);
 	json_str(&j, "started_at", r->started_at);
+	json_str(&j, "boot_id", r->boot_id[0] ? r->boot_id : NULL);
 	json_dbl(&j, "wall_s", r->wall_s);
 	json_u64(&j, "seed", r->seed);
 	json_str(&j, "cell", m->cell);

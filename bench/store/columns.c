@@ -168,6 +168,7 @@ void store_run_vals(int64_t machine_id, const struct run_meta *m, const struct r
 		v[RUN_MUX_INTERVAL_MISSING] = sv_text(r->mux_interval_missing[0] ? r->mux_interval_missing
 								: "unknown");
 	}
+	v[RUN_BOOT_ID] = sv_text(r->boot_id[0] ? r->boot_id : NULL);
 }
 
 void store_task_vals(int64_t run_id, unsigned t, const struct task_result *tr, struct store_val *tv)

@@ -64,7 +64,8 @@ enum col_flag {
 	X(RUN_MACHINE_NAME, "machine_name", COL_TEXT, 0)	/* schema 4 */ \
 	X(RUN_KERNEL_VARIANT, "kernel_variant", COL_TEXT, 0)	/* schema 5 */ \
 	X(RUN_MUX_INTERVAL_MS, "mux_interval_ms", COL_REAL, 0)	/* schema 7 */ \
-	X(RUN_MUX_INTERVAL_MISSING, "mux_interval_missing", COL_TEXT, 0)	/* schema 7 */
+	X(RUN_MUX_INTERVAL_MISSING, "mux_interval_missing", COL_TEXT, 0)	/* schema 7 */ \
+	X(RUN_BOOT_ID, "boot_id", COL_TEXT, 0)	/* schema 8 */
 
 #define TASK_COLUMNS(X) \
 	X(TASK_RUN_ID, "run_id", COL_INT, COL_RUN | COL_KEY) \

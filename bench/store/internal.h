@@ -28,6 +28,7 @@ struct store {
  * add the later columns with what they stand for (run.machine_name: the
  * machine's hostname; run.kernel_variant: NULL, unknown;
  * run.mux_interval_ms: NULL, and run.mux_interval_missing 'not-recorded';
+ * run.boot_id: NULL, unknown;
  * metric.missing: NULL, as no older schema kept a missing metric).
  * Returns 0 or -EIO.
  */

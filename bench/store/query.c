@@ -32,7 +32,7 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 		"SELECT r.id, r.uuid, r.started_at, r.backend, r.status, r.workload, r.tasks,"
 		" r.page_size, COALESCE(r.align, ''), COALESCE(r.backing, ''), r.rounds,"
 		" COALESCE(r.label, ''), m.fingerprint, COALESCE(r.reason, ''), r.cell,"
-		" COALESCE(r.machine_name, ''), COALESCE(r.kernel_variant, '')"
+		" COALESCE(r.machine_name, ''), COALESCE(r.kernel_variant, ''), COALESCE(r.boot_id, '')"
 		" FROM run r JOIN machine m ON m.id = r.machine_id"
 		" WHERE (?1 IS NULL OR r.label LIKE ?1) AND (?2 IS NULL OR r.backend LIKE ?2)"
 		" AND (?3 = 0 OR r.status = 'failed') AND (?5 IS NULL OR r.machine_name = ?5)"
@@ -56,6 +56,7 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 			.rounds = stmt_col_int64(st, 10), .label = text(st, 11),
 			.fingerprint = text(st, 12), .reason = text(st, 13), .cell = text(st, 14),
 			.machine_name = text(st, 15), .kernel_variant = text(st, 16),
+			.boot_id = text(st, 17),
 		};
 
 		ret = fn(ctx, &r);

@@ -18,6 +18,7 @@ struct store_run_row {
 		*backing, *label, *fingerprint, *reason, *cell;
 	const char *machine_name;	/* SGABENCH_MACHINE when it ran ('' unknown) */
 	const char *kernel_variant;	/* the kernel it ran on, lib/kver.h ('' unknown) */
+	const char *boot_id;	/* the boot it ran in, run.boot_id ('' unknown or a model run) */
 	int64_t tasks, rounds;
 };
 

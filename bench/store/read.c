@@ -139,6 +139,7 @@ static void fill_run(struct stmt *st, struct stored_run *out)
 	col_text(st, 27, out->res.mux_interval_missing, sizeof(out->res.mux_interval_missing));
 	if (out->res.mux_interval_ms <= 0 && !out->res.mux_interval_missing[0])
 		snprintf(out->res.mux_interval_missing, sizeof(out->res.mux_interval_missing), "unknown");
+	col_text(st, 28, out->res.boot_id, sizeof(out->res.boot_id));
 }
 
 /* Prepare sql with run id bound as ?1, or NULL. */
@@ -290,7 +291,7 @@ static void sort_metrics(struct run_result *r)
 /* store_load_run with find_run's codes: -1 none, -2 ambiguous, -3 error. */
 static int load_run(struct store *s, const char *key, struct stored_run *out)
 {
-	char q_run[768];
+	char q_run[1024];
 	struct stmt *st;
 	int64_t id = 0;
 	int ret, v = 0;
@@ -306,7 +307,8 @@ static int load_run(struct store *s, const char *key, struct stored_run *out)
 		 " r.threads, r.page_size, r.align, r.backing, r.sharedctx, r.sga_bytes, r.%s,"
 		 " r.rounds, r.seed, r.cell, r.label, r.config_json, r.status, r.reason,"
 		 " m.fingerprint, m.info_json, r.version, COALESCE(r.machine_name, ''),"
-		 " COALESCE(r.kernel_variant, ''), r.mux_interval_ms, r.mux_interval_missing"
+		 " COALESCE(r.kernel_variant, ''), r.mux_interval_ms, r.mux_interval_missing,"
+		 " r.boot_id"
 		 " FROM run r JOIN machine m ON m.id = r.machine_id"
 		 " WHERE r.id = ?1", store_col_at("run", "working_set_bytes", v));
 	st = of_run(s, q_run, id);

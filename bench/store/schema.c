@@ -203,5 +203,13 @@ const char *const store_migrations[] = {
 	"ALTER TABLE run ADD COLUMN mux_interval_ms REAL;	-- perf_event_mux_interval_ms when run; NULL unknown\n"
 	"ALTER TABLE run ADD COLUMN mux_interval_missing TEXT DEFAULT 'not-recorded';"
 	"	-- NULL when known, or why not: no-pmu|unreadable|not-modelled|not-recorded\n",
+	/*
+	 * 8: the boot each native run ran in (/proc/sys/kernel/random/boot_id),
+	 * so that compare can tell runs that interleave in time within one
+	 * boot, whose drift both sides share, from runs of two boots that ran
+	 * side by side (the lab's guests), whose drift they do not. NULL: a
+	 * model run, a kernel without the file, or a run stored before.
+	 */
+	"ALTER TABLE run ADD COLUMN boot_id TEXT;	-- the kernel's boot_id when run; NULL unknown or model\n",
 	NULL,
 };

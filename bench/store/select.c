@@ -217,7 +217,8 @@ int select_runs_on(struct store *store, const char *sel, const char *cell_glob, 
 		return -EINVAL;
 	snprintf(sql, sizeof(sql),
 		 "SELECT r.id, r.machine_id, r.cell, r.label, r.started_at, r.uuid,"
-		 " COALESCE(r.machine_name, ''), COALESCE(" STORE_RUN_KERNEL ", '') FROM run r"
+		 " COALESCE(r.machine_name, ''), COALESCE(" STORE_RUN_KERNEL ", ''),"
+		 " COALESCE(r.boot_id, '') FROM run r"
 		 " WHERE r.status = 'ok' AND (?1 IS NULL OR r.cell GLOB ?1) AND %s"
 		 " AND (?5 IS NULL OR r.machine_name = ?5)"
 		 " ORDER BY r.cell, r.machine_id, r.machine_name, r.started_at, r.id", condition(s.kind));
@@ -250,8 +251,10 @@ int select_runs_on(struct store *store, const char *sel, const char *cell_glob, 
 		r->uuid = dup_col(st, 5);
 		r->machine_name = dup_col(st, 6);
 		r->kernel_variant = dup_col(st, 7);
+		r->boot_id = dup_col(st, 8);
 		r->group = r->machine_id;
-		if (!r->cell || !r->started_at || !r->uuid || !r->machine_name || !r->kernel_variant) {
+		if (!r->cell || !r->started_at || !r->uuid || !r->machine_name || !r->kernel_variant ||
+		    !r->boot_id) {
 			ret = -ENOMEM;
 			goto fail;
 		}
@@ -267,16 +270,21 @@ fail:
 	return ret;
 }
 
+void run_ref_free(struct run_ref *r)
+{
+	free(r->cell);
+	free(r->label);
+	free(r->started_at);
+	free(r->uuid);
+	free(r->machine_name);
+	free(r->kernel_variant);
+	free(r->boot_id);
+}
+
 void runset_free(struct runset *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		free(rs->run[i].cell);
-		free(rs->run[i].label);
-		free(rs->run[i].started_at);
-		free(rs->run[i].uuid);
-		free(rs->run[i].machine_name);
-		free(rs->run[i].kernel_variant);
-	}
+	for (size_t i = 0; i < rs->n; i++)
+		run_ref_free(&rs->run[i]);
 	free(rs->run);
 	free(rs->resolved);
 	memset(rs, 0, sizeof(*rs));

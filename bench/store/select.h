@@ -32,6 +32,7 @@ struct run_ref {
 	char *uuid;
 	char *machine_name;	/* SGABENCH_MACHINE of the run (schema 4) */
 	char *kernel_variant;	/* the kernel it ran on (schema 5); '' unknown */
+	char *boot_id;		/* the boot it ran in (schema 8); '' unknown or a model run */
 	int64_t group;		/* the same for runs of one machine_id and machine_name (compare) */
 };
 
@@ -60,6 +61,9 @@ int select_is_kernel(const char *sel);
 /* As select_runs, only the runs of the machine named machine (NULL: every machine). */
 int select_runs_on(struct store *s, const char *sel, const char *cell_glob, const char *machine,
 		   struct runset *out);
+
+/* Free what run ref r holds (not r itself). */
+void run_ref_free(struct run_ref *r);
 
 void runset_free(struct runset *rs);
 

@@ -300,14 +300,16 @@ int store_compat_views(struct store *s, int v)
 
 	/* schema 4 named the machine of each run (before: its host's name);
 	 * schema 5 recorded its kernel variant (before: unknown); schema 7
-	 * its multiplexing interval (before: not recorded) */
-	if (v < 7) {
-		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW run AS SELECT r.*%s%s%s FROM %srun r"
+	 * its multiplexing interval (before: not recorded); schema 8 its boot
+	 * (before: unknown) */
+	if (v < 8) {
+		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW run AS SELECT r.*%s%s%s%s FROM %srun r"
 			 " LEFT JOIN %smachine m ON m.id = r.machine_id",
 			 v < 4 ? ", COALESCE(m.hostname, m.fingerprint) AS machine_name" : "",
 			 v < 5 ? ", CAST(NULL AS TEXT) AS kernel_variant" : "",
-			 ", CAST(NULL AS DOUBLE PRECISION) AS mux_interval_ms,"
-			 " CAST('not-recorded' AS TEXT) AS mux_interval_missing", main_, main_);
+			 v < 7 ? ", CAST(NULL AS DOUBLE PRECISION) AS mux_interval_ms,"
+				 " CAST('not-recorded' AS TEXT) AS mux_interval_missing" : "",
+			 ", CAST(NULL AS TEXT) AS boot_id", main_, main_);
 		if (store_exec(s, sql))
 			return -EIO;
 	}

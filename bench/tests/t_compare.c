@@ -175,6 +175,61 @@ static void test_one_sided(void)
 	ok(strstr(slurp(outpath), "no-change (higher is better) [q90]") != NULL, "no change, marked [q90]");
 }
 
+/*
+ * Boots: arms bA (boot-1, 5e8 accesses/s) and bB (boot-2, 6 % slower),
+ * 8 runs each, alternating hour by hour: interleaved in time, as the
+ * lab's guests run side by side, but each arm a boot of its own. A
+ * third arm bC (boot-3, 8 % below bA) at the same hours makes a baseline
+ * of two boots with bA.
+ */
+static void test_boots(void)
+{
+	char path[160], base2[512];
+	char *ab[] = { "compare", "--db", path, "--baseline", "label:bA", "--candidate", "label:bB",
+		       "--json", "--metric", "accesses-per-s", NULL };
+	char *two[] = { "compare", "--db", path, "--baseline", base2, "--candidate", "label:bB",
+			"--json", "--metric", "accesses-per-s", NULL };
+	const char *row = "(SELECT json_extract(value, '$.interleaved') || ' ' ||"
+			  " json_extract(value, '$.verdict') || ' ' || COALESCE(json_extract(value,"
+			  " '$.floor_between') BETWEEN 0.07 AND 0.1, 'null') FROM json_each(j, '$.rows'))";
+	char got[64];
+	int first = nrun + 1, n = 0;
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/boots.db", dir);
+	db = make_db(path);
+	exec(db, "BEGIN");
+	for (int i = 0; i < 8; i++) {
+		add_run(db, 1, "cell=B", "bA", 20, 2 * i, 1000, 5e8);
+		add_run(db, 1, "cell=B", "bB", 20, 2 * i + 1, 1000, 4.7e8);
+		add_run(db, 1, "cell=B", "bC", 20, 2 * i, 1000, 4.6e8);
+	}
+	exec(db, "UPDATE run SET boot_id = CASE label WHEN 'bA' THEN 'boot-1' WHEN 'bB' THEN 'boot-2'"
+		 " ELSE 'boot-3' END; COMMIT");
+	n = snprintf(base2, sizeof(base2), "uuid:");
+	for (int id = first; id < first + 24; id++)
+		if ((id - first) % 3 != 1)
+			n += snprintf(base2 + n, sizeof(base2) - (size_t)n, "%suuid-%04d", n > 5 ? "," : "", id);
+	/* a row is "interleaved verdict floor-between-in-[7 %, 10 %]" (null: not measured) */
+	is_u64(run_cmd(cmd_compare, ab), 0, "two boots side by side, 6 % apart: exit 0");
+	snprintf(got, sizeof(got), "%s", jq(row));
+	ok(strcmp(got, "0 insufficient null") == 0,
+	   "not interleaved (two boots): one baseline boot cannot tell the shift from boot drift (%s)", got);
+	is_u64(run_cmd(cmd_compare, two), 0, "a baseline of two boots 8 % apart, the candidate 2 % below: exit 0");
+	snprintf(got, sizeof(got), "%s", jq(row));
+	ok(strcmp(got, "0 no-change 1") == 0,
+	   "the range between the baseline's boots is its floor: no change (%s)", got);
+	exec(db, "UPDATE run SET boot_id = 'boot-1'");
+	is_u64(run_cmd(cmd_compare, ab), 1, "the same runs in one boot: exit 1");
+	snprintf(got, sizeof(got), "%s", jq(row));
+	ok(strcmp(got, "1 regression null") == 0, "interleaved in one boot: regression (%s)", got);
+	exec(db, "UPDATE run SET boot_id = NULL");
+	is_u64(run_cmd(cmd_compare, ab), 1, "boots unknown (stored before schema 8): exit 1");
+	snprintf(got, sizeof(got), "%s", jq(row));
+	ok(strcmp(got, "1 regression null") == 0, "unknown boots count as one, as before (%s)", got);
+	sqlite3_close(db);
+}
+
 static void test_errors(void)
 {
 	char bad[160];
@@ -233,6 +288,7 @@ int main(void)
 	test_options(db);
 	test_sides(db);
 	test_one_sided();
+	test_boots();
 	test_errors();
 	test_store(db);
 	sqlite3_close(db);

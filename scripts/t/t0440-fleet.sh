@@ -121,6 +121,7 @@ EOT
 # get first-touch faults (model runs have none) so that the renamed column
 # has values to carry.
 cp "$TMPD/local.db" "$TMPD/v1.db"
+sqlite3 "$TMPD/v1.db" <"$top/scripts/t/fixtures/boot-v7.sql"
 sqlite3 "$TMPD/v1.db" <"$top/scripts/t/fixtures/mux-v6.sql"
 sqlite3 "$TMPD/v1.db" <"$top/scripts/t/fixtures/metric-v5.sql"
 sqlite3 "$TMPD/v1.db" "DROP INDEX run_kernel_variant; ALTER TABLE run DROP COLUMN kernel_variant;

@@ -232,13 +232,15 @@ test_expect_success 'a server at schema 1 migrates when a run is stored, its run
 	psql_pg "CREATE DATABASE old OWNER sgabench" &&
 	old=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/old?|') &&
 	"$SGABENCH" sim --tasks 2 --rounds 2 --db "$old" --label before >/dev/null &&
-	# schema 1 is schema 7 without its multiplexing interval (fixtures/mux-v6.sql),
+	# schema 1 is schema 8 without its boot ids (fixtures/boot-v7.sql),
+	# without schema 7's multiplexing interval (fixtures/mux-v6.sql),
 	# without schema 6's missing metrics (fixtures/metric-v5.sql),
 	# without schema 5's kernel variants, without schema 4's
 	# machine names, without schema 3's renames (the two columns under
 	# their old names), and without schema 2's two tables and two verdict
 	# columns
-	psql_pg "SET ROLE sgabench; $(cat "$top/scripts/t/fixtures/mux-v6.sql")
+	psql_pg "SET ROLE sgabench; $(cat "$top/scripts/t/fixtures/boot-v7.sql")
+		$(cat "$top/scripts/t/fixtures/mux-v6.sql")
 		$(cat "$top/scripts/t/fixtures/metric-v5.sql")" old &&
 	psql_pg "DROP INDEX run_kernel_variant; ALTER TABLE run DROP COLUMN kernel_variant;
 		DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
@@ -254,7 +256,7 @@ test_expect_success 'a server at schema 1 migrates when a run is stored, its run
 	run_sga show 1 --db "$old" --json && test_is "$rc" 0 &&
 	test_is "$(jq -r '[.tasks[].first_touch_faults] | join(",")' "$TMPD/out")" "7,8" &&
 	run_sga sim --tasks 2 --rounds 2 --db "$old" --label after && test_is "$rc" 0 &&
-	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2,3,4,5,6,7" &&
+	test_is "$(psql_pg "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" "1,2,3,4,5,6,7,8" &&
 	test_is "$(psql_pg "SELECT SUM(first_touch_faults) FROM task" old)" 15 &&
 	test_is "$(psql_pg "SELECT COUNT(*) || ' ' || COUNT(kernel_variant) FROM run" old)" "2 1" &&
 	test_is "$(psql_pg "SELECT string_agg(machine_name, ',' ORDER BY id) FROM run" old)" "$(uname -n),$(uname -n)" &&

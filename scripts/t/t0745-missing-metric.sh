@@ -154,6 +154,7 @@ EOT
 
 # A schema 5 database: the same runs as an sgabench before schema 6 stored them.
 cp "$db" "$TMPD/v5.db"
+sqlite3 "$TMPD/v5.db" <"$top/scripts/t/fixtures/boot-v7.sql"
 sqlite3 "$TMPD/v5.db" <"$top/scripts/t/fixtures/mux-v6.sql"
 sqlite3 "$TMPD/v5.db" <"$top/scripts/t/fixtures/metric-v5.sql"
 sqlite3 "$TMPD/v5.db" "PRAGMA user_version = 5"

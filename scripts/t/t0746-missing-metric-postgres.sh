@@ -116,7 +116,8 @@ test_expect_success "a server at schema 5 is read as it is and migrates on the n
 	old=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/old?|') &&
 	arm_run "$old" before --json && test_is "$rc" 0 &&
 	u=$(jq -r .uuid "$TMPD/run.out") &&
-	psql_pg "SET ROLE sgabench; $(cat "$top/scripts/t/fixtures/mux-v6.sql")
+	psql_pg "SET ROLE sgabench; $(cat "$top/scripts/t/fixtures/boot-v7.sql")
+		$(cat "$top/scripts/t/fixtures/mux-v6.sql")
 		$(cat "$top/scripts/t/fixtures/metric-v5.sql")
 		DELETE FROM sgabench_schema WHERE version >= 6" old &&
 	test_is "$(q "SELECT MAX(version) FROM sgabench_schema" old)" 5 &&

@@ -122,6 +122,7 @@ EOT
 
 # A schema 6 database: the same runs as an sgabench before schema 7 stored them.
 cp "$db" "$TMPD/v6.db"
+sqlite3 "$TMPD/v6.db" <"$top/scripts/t/fixtures/boot-v7.sql"
 sqlite3 "$TMPD/v6.db" <"$top/scripts/t/fixtures/mux-v6.sql"
 sqlite3 "$TMPD/v6.db" "PRAGMA user_version = 6"
 run_sga show "$uuid" --db "$TMPD/v6.db" --json

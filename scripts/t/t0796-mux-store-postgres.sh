@@ -89,7 +89,8 @@ test_expect_success "a server at schema 6 is read as it is: interval unknown, no
 	old=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/old?|') &&
 	mux_run "$old" before --json && test_is "$rc" 0 &&
 	u=$(jq -r .uuid "$TMPD/run.out") &&
-	psql_pg "SET ROLE sgabench; $(cat "$top/scripts/t/fixtures/mux-v6.sql")
+	psql_pg "SET ROLE sgabench; $(cat "$top/scripts/t/fixtures/boot-v7.sql")
+		$(cat "$top/scripts/t/fixtures/mux-v6.sql")
 		DELETE FROM sgabench_schema WHERE version >= 7" old &&
 	test_is "$(q "SELECT MAX(version) FROM sgabench_schema" old)" 6 &&
 	run_sga show "$u" --db "$old" --json && test_is "$rc" 0 &&
