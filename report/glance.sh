@@ -2,7 +2,9 @@
 # row per machine, cell and metric of the newest 'sgabench compare --store-verdicts'
 # (same baseline, candidate and time): the verdict, the ratio of medians
 # with its 95 % CI, the A/A floor, the minimum detectable effect and the
-# runs on each side. The cell shows only the settings that vary between
+# runs on each side; a verdict whose estimates were scaled over few or an
+# unknown number of rotations (compare's multiplexing object, kept in the
+# stored method) says so, with how many runs of each side. The cell shows only the settings that vary between
 # the rows; the others go to $d/glance-common.txt.
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # d and ver are set by report/mkreport
@@ -32,6 +34,7 @@ write_glance() {
 			for (i = 1; i <= n; i++) if (cnt[t[i]] < NR) s = s (s == "" ? "" : " ") t[i]
 			if (s == "") s = "(the one cell)"
 			v = f[4]; if (v == "regression") v = "REGRESSION"
+			if (f[9] != "") v = v " (estimates over few or unknown rotations in " f[9] " runs (base / cand): treat with care)"
 			print f[1], s, f[3], v, f[5], f[6], f[7], f[8]
 		}
 	}' "$d/glance-rows.tsv" >"$d/glance.tsv"

@@ -44,12 +44,16 @@ write_verdicts() {
 # "METRIC<TAB>KEY<TAB>VALUE" for what every row of one metric shares beyond
 # that. What differs from row to row (the floor a row used, its baseline's
 # sessions) is left out: the table and 'sgabench compare --json' have it.
+# A nested object (a row's multiplexing) is one setting a leaf, its keys
+# joined by dots.
 verdicts_method() {
 	jq -R -s -r '
 	def v: if type == "number" then (. * 1e6 | round / 1e6 | tostring)
 		elif type == "string" then . else tojson end;
+	def flat($pre): to_entries | map(.key as $k | if (.value | type) == "object"
+		then (.value | flat($pre + $k + ".")) else {($pre + $k): .value} end) | add // {};
 	[split("\n")[] | select(length > 0) | split("\t") | {m: .[0], j: ((.[1] | fromjson?) // {})}
-	 | select(.j | type == "object")] as $rows
+	 | select(.j | type == "object") | .j |= flat("")] as $rows
 	| ($rows | map(.j | keys) | add // [] | unique) as $keys
 	| [$keys[] as $k | select([$rows[] | .j | has($k)] | all)
 	   | select([$rows[] | .j[$k]] | unique | length == 1) | $k] as $common

@@ -185,6 +185,9 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_init(&j, f, 0);
 	json_obj_open(&j, NULL);
 	cmp_ignored_json(c, &j, r);
+	/* a stored verdict keeps what its estimates rest on, as the --json row says */
+	if (r)
+		cmp_row_mux_json(&j, r);
 	if (r && r->exact) {
 		cmp_exact_method(c, r, &j);
 		json_obj_close(&j);

@@ -104,7 +104,8 @@ const struct named_stmt store_named[] = {
 	{ "glance-key", 0, 0, "", "baseline, candidate and time of the newest stored comparison",
 	  "SELECT v.baseline, v.candidate, v.created_at FROM verdict v ORDER BY v.id DESC LIMIT 1", NULL },
 	{ "glance-rows", 3, 0, "BASELINE CANDIDATE TIME",
-	  "machine, cell, metric, verdict, ratio [CI] (' of q90' when not of medians), floor, MDE, runs of one"
+	  "machine, cell, metric, verdict, ratio [CI] (' of q90' when not of medians), floor, MDE, runs,"
+	  " and the runs whose estimates were scaled over few or unknown rotations (none: empty) of one"
 	  " stored comparison (schema 2)",
 	  "SELECT COALESCE(" MACHINE_LABEL("c") ", '-') AS machine, v.cell, v.metric, v.verdict,"
 	  " CASE WHEN v.ratio IS NULL THEN '-' ELSE printf('%.3f', v.ratio) END ||"
@@ -115,7 +116,12 @@ const struct named_stmt store_named[] = {
 	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END AS floor,"
 	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
 	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END AS mde,"
-	  " v.n_base || ' / ' || v.n_cand AS runs"
+	  " v.n_base || ' / ' || v.n_cand AS runs,"
+	  " CASE WHEN json_valid(v.method) AND json_extract(v.method, '$.multiplexing') IS NOT NULL"
+	  "  THEN (json_extract(v.method, '$.multiplexing.baseline.few_rotations_runs')"
+	  "   + json_extract(v.method, '$.multiplexing.baseline.unknown_runs')) || ' / ' ||"
+	  "  (json_extract(v.method, '$.multiplexing.candidate.few_rotations_runs')"
+	  "   + json_extract(v.method, '$.multiplexing.candidate.unknown_runs')) ELSE '' END AS multiplexed"
 	  " FROM verdict v LEFT JOIN machine c ON c.id = v.machine_id"
 	  " WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id",
@@ -127,7 +133,12 @@ const struct named_stmt store_named[] = {
 	  " CASE WHEN v.noise_floor IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.noise_floor) END AS floor,"
 	  " CASE WHEN v.mde IS NULL AND v.n_base > 0 THEN 'none'"
 	  "  WHEN v.mde IS NULL THEN '-' ELSE printf('%.3g %%', 100 * v.mde) END AS mde,"
-	  " v.n_base || ' / ' || v.n_cand AS runs"
+	  " v.n_base || ' / ' || v.n_cand AS runs,"
+	  " CASE WHEN v.method::json->'multiplexing' IS NOT NULL"
+	  "  THEN ((v.method::json->'multiplexing'->'baseline'->>'few_rotations_runs')::int"
+	  "   + (v.method::json->'multiplexing'->'baseline'->>'unknown_runs')::int) || ' / ' ||"
+	  "  ((v.method::json->'multiplexing'->'candidate'->>'few_rotations_runs')::int"
+	  "   + (v.method::json->'multiplexing'->'candidate'->>'unknown_runs')::int) ELSE '' END AS multiplexed"
 	  " FROM verdict v LEFT JOIN machine c ON c.id = v.machine_id"
 	  " WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id" },
@@ -139,7 +150,7 @@ const struct named_stmt store_named[] = {
 	  " CASE WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END AS floor,"
 	  " CASE WHEN NULL IS NULL AND v.n_base > 0 THEN 'none'"
 	  "  WHEN NULL IS NULL THEN '-' ELSE printf('%.3g %%', 100 * NULL) END AS mde,"
-	  " v.n_base || ' / ' || v.n_cand AS runs"
+	  " v.n_base || ' / ' || v.n_cand AS runs, '' AS multiplexed"
 	  " FROM verdict v LEFT JOIN machine c ON c.id = v.machine_id"
 	  " WHERE v.baseline = ?1 AND v.candidate = ?2 AND v.created_at = ?3"
 	  " ORDER BY v.cell, v.metric, v.id", NULL },

@@ -5,7 +5,9 @@
 # machine/perf_mux.h's threshold, or over an unknown number; the KCIDB
 # export gives each event test's trust, share of time counted and
 # rotations (or why unknown) in its misc, and stays valid. Exact readings
-# add no note. The report lists, below its runs, each run with a
+# add no note. A stored verdict keeps the row's multiplexing object in its
+# method, and the report's glance says so beside the verdict. The report
+# lists, below its runs, each run with a
 # multiplexed estimate, each such event's verdict and rotations; exact runs
 # are not listed, and a database of exact runs alone has no such section.
 # This host has no PMU: as t0795, the knob SGABENCH_TEST_MUX_INTERVAL
@@ -55,6 +57,15 @@ test_expect_success "A vs B: one note, on task-clock's baseline: 3.0 rotations i
 	test_is "$rc" 0 &&
 	test_is "$(notes "$TMPD/ab.json" | wc -l)" 1 &&
 	notes "$TMPD/ab.json" | grep -q "^'task-clock' in cell '.*': baseline estimates scaled from 3.0 rotations (few-rotations, under 10) in 2 of 3 runs: treat the verdict with care$"
+EOT
+test_expect_success "--store-verdicts keeps task-clock's multiplexing object with its verdict, page-faults none" - <<-\EOT
+	run_sga compare --baseline label:A --candidate label:B --db "$db" --metric task-clock,page-faults \
+		--store-verdicts && test_is "$rc" 0 &&
+	test_is "$(sqlite3 "$db" "SELECT metric || ' ' || CASE WHEN json_extract(method, '\$.multiplexing') IS NULL
+		THEN 'none' ELSE printf('%d %g %d', json_extract(method, '\$.multiplexing.baseline.few_rotations_runs'),
+		json_extract(method, '\$.multiplexing.baseline.fewest_rotations'),
+		json_extract(method, '\$.multiplexing.candidate.few_rotations_runs')) END FROM verdict ORDER BY metric")" \
+		"$(printf 'page-faults none\ntask-clock 2 3 0')"
 EOT
 test_expect_success "page-faults, exact on both sides, has no such note" - <<-\EOT
 	test_is "$(jq '[.notes[] | select(startswith("'"'"'page-faults'"'"'") and test("rotations"))] | length' "$TMPD/ab.json")" 0
@@ -143,6 +154,13 @@ test_expect_success REPORT "report: the page lists A's two few-rotations runs, C
 	test_is "$(rows A)" "$(printf 'A|task-clock|few-rotations|6 %%|3|\nA|task-clock|few-rotations|6 %%|3|')" &&
 	test_is "$(rows C | sort -u)" "C|task-clock|scaled|30 %|15|" && test_is "$(rows C | wc -l)" 3 &&
 	test_is "$(rows U)" "U|task-clock|unknown|30 %|unknown (interval unreadable)|"
+EOT
+test_expect_success REPORT "report: the stored A vs B verdict of task-clock says its estimates' rotations" - <<-\EOT
+	grep -q "<td>task-clock</td><td[^>]*>[a-zA-Z-]* (estimates over few or unknown rotations in 2 / 0 runs (base / cand): treat with care)</td>" \
+		"$TMPD/rep/index.html" &&
+	grep -q "<td>page-faults</td><td[^>]*>[a-zA-Z-]*</td><td>" "$TMPD/rep/index.html" &&
+	grep -q "<tr><td>task-clock</td><td[^>]*>multiplexing.baseline.few_rotations_runs</td><td>2</td></tr>" \
+		"$TMPD/rep/index.html"
 EOT
 test_expect_success REPORT "report: B's exact runs and exact events are not listed" - <<-\EOT
 	test_is "$(rows B)" "" &&

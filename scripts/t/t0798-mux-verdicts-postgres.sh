@@ -2,8 +2,9 @@
 # t0798: t0797's multiplexing caveats from a real PostgreSQL server
 # (pg-lib.sh starts it and stops it): runs with few-rotations estimates
 # made in an SQLite file as t0797 makes them, merged into the server,
-# give the same compare notes and row objects, the same KCIDB misc and
-# the same report table read from the server as from the file.
+# give the same compare notes and row objects, the same KCIDB misc, the
+# same stored verdict methods and the same report tables (the multiplexed
+# runs, the glance's caveat) read from the server as from the file.
 # 4 KiB pages: no hugepages.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
@@ -57,11 +58,18 @@ test_expect_success "KCIDB from the server: every test's multiplexing as from th
 	test_is "$(jq '[.[] | select(.[1].trust == "few-rotations")] | length' "$TMPD/k.f")" 2 &&
 	test_is "$(cat "$TMPD/k.p")" "$(cat "$TMPD/k.f")"
 EOT
+test_expect_success "--store-verdicts on the server keeps the row's multiplexing object, as the file" - <<-\EOT
+	both sv compare --baseline label:A --candidate label:B --metric task-clock,page-faults --store-verdicts &&
+	test_is "$(psql_pg "SELECT metric || ' ' || COALESCE(method::json->'multiplexing'->'baseline'->>'few_rotations_runs',
+		'none') FROM verdict ORDER BY metric COLLATE \"C\"" sgabench)" "$(printf 'page-faults none\ntask-clock 2')"
+EOT
 if command -v gnuplot >/dev/null 2>&1; then test_set_prereq GNUPLOT; fi
 test_expect_success GNUPLOT "the report from the server: the file's table of multiplexed runs" - <<-\EOT
 	"$top/report/mkreport" --db "$db" --out "$TMPD/rf" >"$TMPD/rep.out" 2>&1 &&
 	"$top/report/mkreport" --db "$PG_URI" --out "$TMPD/rp" >"$TMPD/rep.out" 2>&1 &&
 	test_is "$(cut -f4- "$TMPD/rf/data/mux.tsv")" "$(printf 'task-clock\tfew-rotations\t6 %%\t3\ntask-clock\tfew-rotations\t6 %%\t3')" &&
-	test_is "$(cat "$TMPD/rp/data/mux.tsv")" "$(cat "$TMPD/rf/data/mux.tsv")"
+	test_is "$(cat "$TMPD/rp/data/mux.tsv")" "$(cat "$TMPD/rf/data/mux.tsv")" &&
+	test_is "$(cut -f3,9 "$TMPD/rf/data/glance-rows.tsv")" "$(printf 'page-faults\t\ntask-clock\t2 / 0')" &&
+	test_is "$(cut -f3,9 "$TMPD/rp/data/glance-rows.tsv")" "$(cut -f3,9 "$TMPD/rf/data/glance-rows.tsv")"
 EOT
 test_done
