@@ -98,7 +98,7 @@ test_expect_success "a server at schema 6 is read as it is: interval unknown, no
 	test_is "$(jq -r '[.multiplexing.events[].rotations | tostring] | unique | join(",")' "$TMPD/out")" null &&
 	test_is "$(q "SELECT MAX(version) FROM sgabench_schema" old)" 6
 EOT
-test_expect_success "and migrates on the next store: the old run not-recorded, the new one its interval" - <<-\EOT
+test_expect_success "and migrates on the next store: the old run not-recorded, the new one its interval and boot" - <<-\EOT
 	old=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/old?|') &&
 	mux_run "$old" after && test_is "$rc" 0 &&
 	test_is "$(q "SELECT string_agg(version::text, ',' ORDER BY version) FROM sgabench_schema" old)" \
@@ -106,6 +106,8 @@ test_expect_success "and migrates on the next store: the old run not-recorded, t
 	test_is "$(q "SELECT string_agg(label || ' ' || COALESCE(mux_interval_ms::text, 'NULL') || ' '
 		|| COALESCE(mux_interval_missing, 'NULL'), ',' ORDER BY id) FROM run" old)" \
 		"before NULL not-recorded,after 4 NULL" &&
+	test_is "$(q "SELECT string_agg(label || ' ' || COALESCE(boot_id, 'NULL'), ',' ORDER BY id) FROM run" old)" \
+		"before NULL,after $(cat /proc/sys/kernel/random/boot_id)" &&
 	run_sga db check --db "$old" --json && test_is "$rc" 0 &&
 	test_is "$(jq -r '"\(.db_schema_version) \(.foreign_key_problems)"' "$TMPD/out")" "$schema 0"
 EOT
