@@ -316,13 +316,14 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 {
 	struct model_plan *p = plan;
 	struct model_stats st;
+	struct model_timed_totals tot;
 	double t0 = clock_now_s();
 	clock_t cpu0 = clock();
 	int ret;
 	struct progress prog = { .t0 = t0, .after = progress_after(p->cfg.progress > 0), .tty = isatty(2) };
 
 	if (p->cfg.timing)
-		ret = sim_timed_run(&p->m, &p->r, &p->cfg, &st);
+		ret = sim_timed_run(&p->m, &p->r, &p->cfg, &st, &tot);
 	else if (p->cfg.reference)
 		ret = model_reference(&p->m, &p->r, &st);
 	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty && log_verbosity > 0))
@@ -341,6 +342,8 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	ret = sim_result(&p->m, &p->r, &st, clock_now_s() - t0, res);
 	if (!ret)
 		result_set_metric(res, MET_MODEL_CPU_S, (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+	if (!ret && p->cfg.timing)
+		sim_timed_result(&tot, res);
 	model_stats_free(&st);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");

@@ -81,9 +81,20 @@ uint64_t sim_timed_walk(const struct model_machine *m);
 /* The timing options against each other and the run: 0, or -EINVAL. */
 int sim_timing_check(const struct sim_cfg *c, const struct model_machine *m, const struct model_run *r,
 		     char *err, size_t errlen);
-/* Run the timed engine into st and print its timing on stderr (one
+/* A timed run's figures over all its tasks (the sums of struct
+ * model_timed_task; cycles: struct model_timed_stats'). */
+struct model_timed_totals {
+	uint64_t cycles, stall_cycles, ticks, tick_accesses, tick_misses, tick_walks, merged;
+};
+void model_timed_totals(const struct model_timed_stats *ts, struct model_timed_totals *tot);
+/* Run the timed engine into st and tot, and print tot on stderr (one
  * line at the default verbosity). Returns 0 or -errno. */
 int sim_timed_run(const struct model_machine *m, const struct model_run *r, const struct sim_cfg *c,
-		  struct model_stats *st);
+		  struct model_stats *st, struct model_timed_totals *tot);
+/* tot as the run's model-cycles, model-stall-cycles, model-tick-* and
+ * model-merged-walks metrics (lib/metrics.h): the line's figures, set
+ * only on a timed run. */
+struct run_result;
+void sim_timed_result(const struct model_timed_totals *tot, struct run_result *res);
 
 #endif
