@@ -87,10 +87,11 @@ struct model_timed_totals {
 	uint64_t cycles, stall_cycles, ticks, tick_accesses, tick_misses, tick_walks, merged;
 };
 void model_timed_totals(const struct model_timed_stats *ts, struct model_timed_totals *tot);
-/* Run the timed engine into st and tot, and print tot on stderr (one
- * line at the default verbosity). Returns 0 or -errno. */
+/* Run the timed engine into st and tot. Returns 0 or -errno. */
 int sim_timed_run(const struct model_machine *m, const struct model_run *r, const struct sim_cfg *c,
 		  struct model_stats *st, struct model_timed_totals *tot);
+/* tot and the timing it was run with, on stderr: one line at the default verbosity. */
+void sim_timed_print(const struct model_machine *m, const struct sim_cfg *c, const struct model_timed_totals *tot);
 /* tot as the run's model-cycles, model-stall-cycles, model-tick-* and
  * model-merged-walks metrics (lib/metrics.h): the line's figures, set
  * only on a timed run. */

@@ -72,6 +72,13 @@ int sim_timed_run(const struct model_machine *m, const struct model_run *r, cons
 		return ret;
 	model_timed_totals(&ts, tot);
 	model_timed_free(&ts);
+	return 0;
+}
+
+void sim_timed_print(const struct model_machine *m, const struct sim_cfg *c, const struct model_timed_totals *tot)
+{
+	struct model_timing tm = timing_of(c, m);
+
 	info(1, "sim: timing: %llu cycles (%.4g s at %g GHz; access %llu, walk %llu cycles, in-flight %s); "
 	     "ticks %llu (hz %llu, %u entries): %llu kernel accesses, %llu misses, %llu walks (not in the "
 	     "counters); merged walks %llu; stall cycles %llu",
@@ -81,7 +88,6 @@ int sim_timed_run(const struct model_machine *m, const struct model_run *r, cons
 	     (unsigned long long)tm.hz, tm.tick_entries, (unsigned long long)tot->tick_accesses,
 	     (unsigned long long)tot->tick_misses, (unsigned long long)tot->tick_walks,
 	     (unsigned long long)tot->merged, (unsigned long long)tot->stall_cycles);
-	return 0;
 }
 
 void sim_timed_result(const struct model_timed_totals *tot, struct run_result *res)
