@@ -17,7 +17,8 @@
  *  - Two strands that walk for the same entry while the first walk is in
  *    flight: INFLIGHT_WALK, both walk and count (each strand's own
  *    tablewalk and counter); INFLIGHT_WAIT, the second waits for the first
- *    walk's end and counts no miss and no walk (`merged`). Which one a
+ *    walk's end (or its own access_cycles, if later) and counts no miss
+ *    and no walk (`merged`); it stalls for the wait beyond access_cycles. Which one a
  *    given CPU does is not published for the presets: inferred either way.
  *  - Timer tick at hz: tick n (n >= 1) of a strand is due at cycle
  *    n * cpu_hz / hz; when its clock has reached that, the strand first
