@@ -13,45 +13,25 @@
 #include "builtin/builtin.h"
 #include "lib/json.h"
 #include "lib/log.h"
+#include "builtin/table.h"
 #include "builtin/table_native.h"
 #include "model/backend.h"
 #include "output/envelope.h"
 #include "model/simrun.h"
+#include "model/timed.h"
 #include "lib/opt.h"
-#include "lib/pool.h"
 #include "native/sharedctx.h"
-#include "stats/stats.h"
 #include "store/store.h"
 #include "machine/sysinfo.h"
 #include "lib/clock.h"
 
-#define NROWS 7
-
-static const uint64_t rows[NROWS] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 /* Kravetz, [RFC PATCH 00/14] sparc64 shared context/TLB support, 2016-12-16 */
+const uint64_t table_rounds[NROWS] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
 static const double pub_normal[NROWS] = { 771, 1651, 10422, 97992, 975910, 9719193, 97941327 };
 static const double pub_shared[NROWS] = { 834, 881, 874, 958, 963, 1017, 4148 };
 #define PUB_SLOPE 97.9
 
 /* The documented defaults (bench/model/README.md, "Reproducing the 2016 table"). */
-
-/* --backend, in the order of its choices */
-enum table_backend { TABLE_AUTO, TABLE_NATIVE, TABLE_MODEL };
-#define TABLE_BACKEND_CHOICES "auto|native|model"
-
-struct table_cfg {
-	int backend;		/* enum table_backend */
-	int native_normal;	/* try the native normal column even where no PMU is seen */
-	int json;
-	const char *db;
-	int no_store;
-	uint64_t ws;
-	uint64_t jitter;
-	uint64_t startup;
-	uint64_t seed;
-	uint64_t seeds;		/* model: each cell the median over seeds seed..seed+seeds-1 */
-	const char *label;
-};
 
 #define O(f) offsetof(struct table_cfg, f)
 
@@ -65,8 +45,8 @@ static const struct opt table_opts[] = {
 	  .metavar = "SIZE", .def = "276m",
 	  .help = "per task (model); the inferred default is 69 T2 TTEs of 4 MiB" },
 	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
-	  .metavar = "N", .def = "4096",
-	  .help = "strand issue-order jitter (model)" },
+	  .metavar = "N", .defhelp = "4096; 0 with --timing",
+	  .help = "strand issue-order jitter (model; --timing takes the order from the timing)" },
 	{ .name = "startup", .type = OPT_UINT, .off = O(startup), .max = 1u << 30,
 	  .metavar = "N", .def = "300",
 	  .help = "private start-up pages per task (model; calibrated, see README)" },
@@ -76,6 +56,7 @@ static const struct opt table_opts[] = {
 	{ .name = "seeds", .type = OPT_UINT, .off = O(seeds), .min = 1, .max = 64,
 	  .metavar = "K", .def = "8",
 	  .help = "model: each cell is the median over seeds N..N+K-1 (every run is stored); 1 for one draw" },
+	{ .type = OPT_ROWS, .rows = model_timing_opts, .off = O(sim) },
 	{ .name = "json", .type = OPT_FLAG, .off = O(json),
 	  .help = "print JSON" },
 	{ .type = OPT_ROWS, .rows = builtin_db_rows, .off = O(db) },
@@ -113,7 +94,7 @@ static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, str
 
 	for (int i = 0; i < NROWS; i++) {
 		normal[i] = shared[i] = NAN;
-		nr.rounds = rows[i];
+		nr.rounds = table_rounds[i];
 		nr.sharedctx = 0;
 		if (!ret)
 			ret = native_row_run(&nr, si, &normal[i], why, whylen);
@@ -121,138 +102,6 @@ static int native_rows(const struct table_cfg *tc, const struct sysinfo *si, str
 		if (!ret && both)
 			ret = native_row_run(&nr, si, &shared[i], why, whylen);
 	}
-	return ret;
-}
-
-/* One model run of the table: simulated by a worker thread, stored by the caller. */
-struct table_job {
-	uint64_t rounds, seed;
-	int shared;
-	int ret;		/* EX_* */
-	struct sim_cfg c;
-	void *plan;
-	struct run_result res;
-	char err[320];
-};
-
-struct table_jobs {
-	const struct table_cfg *tc;
-	const struct sysinfo *si;
-	struct table_job *job;
-};
-
-/* Simulate job j (a pool_run job): it writes only its own slot. */
-static int table_sim(void *arg, unsigned j)
-{
-	const struct backend_ops *be = &model_backend;
-	struct table_jobs *js = arg;
-	struct table_job *jb = &js->job[j];
-
-	jb->ret = opt_defaults(be->opts, &jb->c, "table");
-	if (jb->ret)
-		return jb->ret;
-	jb->c.rounds = jb->rounds;
-	jb->c.sharedctx = jb->shared;
-	jb->c.working_set = js->tc->ws;
-	jb->c.jitter = js->tc->jitter;
-	jb->c.startup = js->tc->startup;
-	jb->c.seed = jb->seed;
-	jb->c.progress = -1;	/* many runs at once: no progress lines */
-	jb->ret = be->prepare(&jb->c, js->si, &jb->plan, jb->err, sizeof(jb->err));
-	if (!jb->ret)
-		jb->ret = be->run(jb->plan, js->si, &jb->res, jb->err, sizeof(jb->err));
-	return jb->ret;
-}
-
-/* Store a simulated job's run. Returns EX_OK or EX_FAIL. */
-static int table_store(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
-		       struct table_job *jb)
-{
-	struct backend_names nm = { 0 };
-	struct run_meta meta;
-
-	model_backend.name_run(jb->plan, &jb->res, &meta, &nm);
-	meta.label = tc->label;
-	return store_put_run(db, si, &meta, &jb->res, NULL) ? EX_FAIL : EX_OK;
-}
-
-/* The slope of a normal column: misses per round from the first to the last row. */
-static double slope_of(const double *normal)
-{
-	return (normal[NROWS - 1] - normal[0]) / (double)(rows[NROWS - 1] - rows[0]);
-}
-
-/*
- * Both model columns: each cell is the median over seeds tc->seed ..
- * tc->seed + tc->seeds - 1 (the issue-order jitter, hence the normal
- * slope, depends on the seed), the statistic the summary and the report
- * show for the same runs. The runs are simulated on every CPU
- * (lib/pool.h), then stored in one fixed order (seed, row, normal before
- * shared), so the stored order does not depend on the threads. Fills the
- * lowest and highest per-seed slope.
- */
-static int model_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
-		      double *normal, double *shared, double *slope_min, double *slope_max)
-{
-	unsigned n = (unsigned)tc->seeds * NROWS * 2;
-	struct table_jobs js = { .tc = tc, .si = si, .job = calloc(n, sizeof(*js.job)) };
-	double one[NROWS], *vals = calloc(n, sizeof(*vals));	/* [row][shared][seed] */
-	unsigned ns = (unsigned)tc->seeds;
-	int ret;
-
-	if (!js.job || !vals) {
-		free(js.job);
-		free(vals);
-		return EX_FAIL;
-	}
-	for (unsigned j = 0; j < n; j++) {
-		js.job[j].seed = tc->seed + j / (NROWS * 2);
-		js.job[j].rounds = rows[j / 2 % NROWS];
-		js.job[j].shared = (int)(j % 2);
-	}
-	ret = pool_run(n, pool_cpus(), table_sim, &js);
-	for (unsigned j = 0; j < n && ret; j++) {
-		if (js.job[j].ret) {
-			error("table: %s", js.job[j].err[0] ? js.job[j].err : "the model failed");
-			break;
-		}
-	}
-	for (unsigned j = 0; j < n && !ret; j++) {
-		struct table_job *jb = &js.job[j];
-		uint64_t k = j / (NROWS * 2);
-		int i = (int)(j / 2 % NROWS);
-		double v = 0;
-
-		/* dTLB-load-misses as T2's driver counts it (the DTLB's misses),
-		 * as the published column was counted */
-		v = NAN;
-		for (unsigned e = 0; e < jb->res.nevents; e++)
-			if (strcmp(jb->res.events[e], "dTLB-load-misses") == 0)
-				result_event_total(&jb->res, e, &v);
-		if (db)
-			ret = table_store(tc, si, db, jb);
-		vals[((unsigned)i * 2 + (unsigned)jb->shared) * ns + (unsigned)k] = v;
-		if (!jb->shared)
-			one[i] = v;
-		if (jb->shared && i == NROWS - 1) {
-			v = slope_of(one);
-			if (k == 0 || v < *slope_min)
-				*slope_min = v;
-			if (k == 0 || v > *slope_max)
-				*slope_max = v;
-		}
-	}
-	for (int i = 0; i < NROWS && !ret; i++) {
-		normal[i] = stats_median(vals + (unsigned)i * 2 * ns, ns);
-		shared[i] = stats_median(vals + ((unsigned)i * 2 + 1) * ns, ns);
-	}
-	for (unsigned j = 0; j < n; j++) {
-		if (js.job[j].plan)
-			model_backend.release(js.job[j].plan);
-		free(js.job[j].res.task);
-	}
-	free(js.job);
-	free(vals);
 	return ret;
 }
 
@@ -273,7 +122,7 @@ static int outside_2x(const char *name, const double *col, const double *pub, ch
 			continue;
 		bad++;
 		snprintf(why + n, len - n, "%s%s at %llu rounds %.0f is %.2fx the published %.0f", n ? "; " : "",
-			 name, (unsigned long long)rows[i], col[i], r, pub[i]);
+			 name, (unsigned long long)table_rounds[i], col[i], r, pub[i]);
 	}
 	return bad;
 }
@@ -308,13 +157,15 @@ struct table_view {
 	double secs, slope, slope_min, slope_max;
 	int ok_slope, ok_flat, ok_first, ok_cells, ok_all;
 	char diff[1024];			/* the cells outside their bounds */
+	struct model_machine t2;		/* the model's machine, for the timing's clock and walk */
+	struct table_timing tim[2];		/* --timing: normal, shared at the last row, first seed */
 };
 
 /* The checks: slope within 10 %, shared flat, first row and every cell
  * within a factor of 2 of the published figures. */
 static void table_judge(struct table_view *v)
 {
-	v->slope = slope_of(v->normal);
+	v->slope = table_slope(v->normal);
 	v->ok_slope = v->slope >= PUB_SLOPE * 0.9 && v->slope <= PUB_SLOPE * 1.1;
 	v->ok_flat = v->shared[NROWS - 1] < 0.01 * v->normal[NROWS - 1];
 	v->ok_first = v->normal[0] >= pub_normal[0] / 2 && v->normal[0] <= pub_normal[0] * 2 &&
@@ -323,6 +174,47 @@ static void table_judge(struct table_view *v)
 	v->ok_cells = !outside_2x("normal", v->normal, pub_normal, v->diff, sizeof(v->diff));
 	v->ok_cells &= !outside_2x("shared", v->shared, pub_shared, v->diff, sizeof(v->diff));
 	v->ok_all = v->ok_slope && v->ok_flat && v->ok_first && v->ok_cells;
+}
+
+/* The walk a timed cell stalls for: --walk-cycles, else the machine's. */
+static double timed_walk(const struct table_view *v)
+{
+	return v->tc->sim.walk_cycles >= 0 ? v->tc->sim.walk_cycles : v->t2.walk_cycles;
+}
+
+/* With --timing: "timing": its settings, and each column's last row as
+ * the timed engine's metrics (lib/metrics.h names); null without. */
+static void timing_json(struct json *j, const struct table_view *v)
+{
+	const struct sim_cfg *c = &v->tc->sim;
+	char b[16];
+
+	if (!c->timing || v->native) {
+		json_null(j, "timing");
+		return;
+	}
+	json_obj_open(j, "timing");
+	json_u64(j, "access_cycles", c->access_cycles ? c->access_cycles : 1);
+	json_dbl(j, "walk_cycles", timed_walk(v));
+	json_dbl(j, "ghz", v->t2.ghz);
+	json_u64(j, "hz", c->hz);
+	json_u64(j, "tick_entries", c->tick_entries);
+	json_str(j, "inflight", opt_choice_name(MODEL_INFLIGHT_CHOICES, c->inflight, b, sizeof(b)));
+	json_u64(j, "rounds", table_rounds[NROWS - 1]);
+	for (int k = 0; k < 2; k++) {
+		const struct table_timing *t = &v->tim[k];
+
+		json_obj_open(j, k ? "shared" : "normal");
+		json_dbl(j, metric_defs[MET_MODEL_CYCLES].name, t->cycles);
+		json_dbl(j, metric_defs[MET_MODEL_STALL_CYCLES].name, t->stall_cycles);
+		json_dbl(j, metric_defs[MET_MODEL_TICKS].name, t->ticks);
+		json_dbl(j, metric_defs[MET_MODEL_TICK_ACCESSES].name, t->tick_accesses);
+		json_dbl(j, metric_defs[MET_MODEL_TICK_MISSES].name, t->tick_misses);
+		json_dbl(j, metric_defs[MET_MODEL_TICK_WALKS].name, t->tick_walks);
+		json_dbl(j, metric_defs[MET_MODEL_MERGED_WALKS].name, t->merged);
+		json_obj_close(j);
+	}
+	json_obj_close(j);
 }
 
 /* Write the table as JSON. */
@@ -344,10 +236,11 @@ static void table_json(const struct table_view *v)
 	json_u64(&j, "seed", tc->seed);
 	json_u64(&j, "seeds", tc->seeds);
 	json_dbl(&j, "seconds", v->secs);
+	timing_json(&j, v);
 	json_arr_open(&j, "rows");
 	for (int i = 0; i < NROWS; i++) {
 		json_obj_open(&j, NULL);
-		json_u64(&j, "rounds", rows[i]);
+		json_u64(&j, "rounds", table_rounds[i]);
 		json_dbl(&j, "normal", v->normal[i]);
 		json_dbl(&j, "normal_published", pub_normal[i]);
 		json_dbl(&j, "normal_ratio", v->normal[i] / pub_normal[i]);
@@ -379,7 +272,7 @@ static void table_rows(const struct table_view *v)
 	       "ratio", "shared", "published", "ratio");
 	printf(v->beside ? " | %12s\n" : "\n", "native normal");
 	for (int i = 0; i < NROWS; i++) {
-		printf("%9llu |", (unsigned long long)rows[i]);
+		printf("%9llu |", (unsigned long long)table_rounds[i]);
 		cell(v->normal[i], 12);
 		printf(" %12.0f %6.2f |", pub_normal[i], v->normal[i] / pub_normal[i]);
 		cell(v->shared[i], 10);
@@ -399,6 +292,32 @@ static void table_rows(const struct table_view *v)
 		native_meaning(v->si);
 }
 
+/* With --timing: its settings (figures 0), or what it gave at the last row (1). */
+static void timing_print(const struct table_view *v, int figures)
+{
+	const struct sim_cfg *c = &v->tc->sim;
+	char b[16];
+
+	if (!c->timing || v->native)
+		return;
+	if (!figures) {
+		printf("timed: access %llu cycles, walk %g cycles at %g GHz (strands stall), in-flight %s, "
+		       "hz %llu, %llu kernel pages a tick\n", (unsigned long long)(c->access_cycles ? c->access_cycles : 1),
+		       timed_walk(v), v->t2.ghz, opt_choice_name(MODEL_INFLIGHT_CHOICES, c->inflight, b, sizeof(b)),
+		       (unsigned long long)c->hz, (unsigned long long)c->tick_entries);
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct table_timing *t = &v->tim[k];
+
+		printf("timed %s at %llu rounds, seed %llu: %.0f cycles (%.4g s), stall cycles %.0f; "
+		       "%.0f ticks: %.0f kernel accesses, %.0f misses, %.0f walks; merged walks %.0f\n",
+		       k ? "shared" : "normal", (unsigned long long)table_rounds[NROWS - 1],
+		       (unsigned long long)v->tc->seed, t->cycles, t->cycles / (v->t2.ghz * 1e9), t->stall_cycles,
+		       t->ticks, t->tick_accesses, t->tick_misses, t->tick_walks, t->merged);
+	}
+}
+
 /* Print the table for a reader: how it was made, the rows, the checks. */
 static void table_print(const struct table_view *v)
 {
@@ -416,9 +335,12 @@ static void table_print(const struct table_view *v)
 		if (tc->seeds > 1)
 			printf("-%llu (each cell the median of %llu seeds)",
 			       (unsigned long long)(tc->seed + tc->seeds - 1), (unsigned long long)tc->seeds);
-		printf("\n\n");
+		printf("\n");
+		timing_print(v, 0);
+		printf("\n");
 	}
 	table_rows(v);
+	timing_print(v, 1);
 	printf("\nslope %.2f misses/round (published %.1f): %s", v->slope, PUB_SLOPE,
 	       v->ok_slope ? "within 10%" : "OUTSIDE 10%");
 	if (!v->native && tc->seeds > 1)
@@ -444,11 +366,14 @@ int cmd_table(int argc, char **argv)
 	struct store *db = NULL;
 	int ret;
 
+	tc.jitter = TABLE_JITTER_UNSET;
 	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
 	if (ret == OPT_HELP_SHOWN)
 		return EX_OK;
 	if (ret)
 		return ret;
+	if (tc.jitter == TABLE_JITTER_UNSET)
+		tc.jitter = tc.sim.timing ? 0 : TABLE_JITTER_DEFAULT;
 	sysinfo_collect(&si);
 	v.si = &si;
 	v.reason = native_reason(&si, &v.can_count);
@@ -458,6 +383,16 @@ int cmd_table(int argc, char **argv)
 		return EX_RESOURCE;
 	}
 	v.native = tc.backend == TABLE_NATIVE || (tc.backend == TABLE_AUTO && !v.reason);
+	if (tc.sim.timing && v.native) {
+		error("table: --timing is the model's timed engine: not with the native backend");
+		return EX_USAGE;
+	}
+	if (!v.native && table_model_check(&tc, &si, v.why, sizeof(v.why))) {
+		error("table: %s", v.why);
+		return EX_USAGE;
+	}
+	v.why[0] = '\0';
+	model_preset_find("ultrasparc-t2", &v.t2);
 	v.beside = !v.native && tc.backend != TABLE_MODEL && (v.can_count || tc.native_normal);
 	if (!tc.no_store) {
 		/* tc.db NULL: SGABENCH_DB, else the default (store_resolve) */
@@ -479,7 +414,7 @@ int cmd_table(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		ret = model_rows(&tc, &si, db, v.normal, v.shared, &v.slope_min, &v.slope_max);
+		ret = table_model_rows(&tc, &si, db, v.normal, v.shared, &v.slope_min, &v.slope_max, v.tim);
 		if (ret)
 			goto out;
 		/* a native normal column that cannot be counted is shown as n/a, with why */

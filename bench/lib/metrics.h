@@ -149,7 +149,26 @@ enum metric_plot {
 	X(MET_EST_TRANSLATION_S, "est-translation-s", "s", DIR_LOWER, KIND_DERIVED, NOISE_BOTH, \
 	  SCOPE_RUN, "s", PLOT_DESIGNS, "est-translation-cycles at the preset's clock") \
 	X(MET_EST_TRANSLATION_NS_PER_ACCESS, "est-translation-ns-per-access", "", DIR_LOWER, \
-	  KIND_DERIVED, NOISE_BOTH, SCOPE_RUN, "ns/access", 0, "est-translation-s per access, in ns")
+	  KIND_DERIVED, NOISE_BOTH, SCOPE_RUN, "ns/access", 0, "est-translation-s per access, in ns") \
+	X(MET_MODEL_CYCLES, "model-cycles", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "cycles", \
+	  0, "--timing only: simulated cycles of the run, the latest strand clock at its end (strands " \
+	  "run side by side, so not their sum)") \
+	X(MET_MODEL_STALL_CYCLES, "model-stall-cycles", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, \
+	  SCOPE_RUN, "cycles", 0, "--timing only: cycles the strands stalled beyond --access-cycles " \
+	  "per access, tick handlers' included (lower-level hits, walks, waits for a walk), summed") \
+	X(MET_MODEL_TICKS, "model-ticks", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "ticks", \
+	  0, "--timing only: timer ticks (--hz) all strands took: floor(strand cycles * hz / clock) each") \
+	X(MET_MODEL_TICK_ACCESSES, "model-tick-accesses", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, \
+	  SCOPE_RUN, "accesses", 0, "--timing only: the tick handlers' kernel accesses (--tick-entries " \
+	  "a tick), not in the tasks' counters") \
+	X(MET_MODEL_TICK_MISSES, "model-tick-misses", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, \
+	  "misses", 0, "--timing only: of those, the ones that missed the first level holding the page " \
+	  "size") \
+	X(MET_MODEL_TICK_WALKS, "model-tick-walks", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, \
+	  "walks", 0, "--timing only: of those, the ones that missed every level (page walks)") \
+	X(MET_MODEL_MERGED_WALKS, "model-merged-walks", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, \
+	  SCOPE_RUN, "walks", 0, "--timing only: misses that waited for another strand's walk of the " \
+	  "same entry (--inflight wait), counted as neither miss nor walk")
 
 #define METRIC_ENUM(e, ...) e,
 enum metric_id { METRIC_ROWS(METRIC_ENUM) MET_N };

@@ -20,6 +20,40 @@
 
 #define O(f) offsetof(struct sim_cfg, f)
 
+/*
+ * --walk-cycles and the timed engine's options: rows of model_opts, and
+ * of `table` (which sets them on every cell's run).
+ */
+const struct opt model_timing_opts[] = {
+	{ .name = "walk-cycles", .type = OPT_DOUBLE, .off = O(walk_cycles), .dmin = -1, .dmax = 1e6,
+	  .metavar = "X", .def = "-1", .defhelp = "-1: the machine's",
+	  .help = "cycles per page walk: the est-* estimates, and a walk's stall with --timing" },
+	{ .name = "timing", .type = OPT_FLAG, .off = O(timing), .flags = OPT_IF_SET,
+	  .help = "the timed engine: a walk stalls its strand for --walk-cycles while the core's other "
+		  "strands go on, fills land when the walk ends, and a timer tick (--hz) runs on every strand",
+	  .cell = "timing", .cell_at = 19, .conf = "timing" },
+	{ .name = "hz", .type = OPT_UINT, .off = O(hz), .max = 100000, .flags = OPT_IF_SET,
+	  .metavar = "N", .defhelp = "0 (no tick)",
+	  .help = "with --timing: timer ticks per second (the kernel's HZ), at the machine's clock",
+	  .cell = "hz", .cell_at = 19, .conf = "hz" },
+	{ .name = "tick-entries", .type = OPT_UINT, .off = O(tick_entries), .max = 1u << 20, .flags = OPT_IF_SET,
+	  .metavar = "K", .defhelp = "0",
+	  .help = "with --timing: kernel pages (context 0) each tick handler touches in the same TLB",
+	  .cell = "tick-entries", .cell_at = 19, .conf = "tick_entries" },
+	{ .name = "access-cycles", .type = OPT_UINT, .off = O(access_cycles), .max = 1u << 20,
+	  .flags = OPT_IF_SET, .metavar = "N", .defhelp = "1",
+	  .help = "with --timing: cycles of an access that hits the first level",
+	  .cell = "access-cycles", .cell_at = 19, .conf = "access_cycles" },
+	{ .name = "inflight", .type = OPT_CHOICE, .off = O(inflight), .choices = MODEL_INFLIGHT_CHOICES,
+	  .def = "walk", .flags = OPT_IF_SET,
+	  .help = "with --timing: a walk for an entry another strand is walking: walk too, or wait for it "
+		  "(inferred either way)",
+	  .cell = "inflight", .cell_at = 19, .conf = "inflight" },
+	{ .name = "walk-cycles", .type = OPT_UINT, .off = O(timed_walk), .flags = OPT_DERIVED | OPT_IF_SET,
+	  .cell = "walk-cycles", .cell_at = 19, .conf = "timed_walk_cycles" },
+	{ NULL },
+};
+
 static const struct opt model_opts[] = {
 	{ .name = "machine", .type = OPT_STR, .off = O(machine),
 	  .metavar = "PRESET|host|custom|list", .defhelp = "ultrasparc-t2; custom with --tlb",
@@ -111,32 +145,8 @@ static const struct opt model_opts[] = {
 	  .metavar = "N", .defhelp = "the machine's",
 	  .help = "cores of the machine (at most its largest published part)",
 	  .cell = "cores", .cell_at = 2 },
-	{ .name = "walk-cycles", .type = OPT_DOUBLE, .off = O(walk_cycles), .dmin = -1, .dmax = 1e6,
-	  .metavar = "X", .def = "-1", .defhelp = "-1: the machine's",
-	  .help = "cycles per page walk: the est-* estimates, and a walk's stall with --timing" },
-	{ .name = "timing", .type = OPT_FLAG, .off = O(timing), .flags = OPT_IF_SET,
-	  .help = "the timed engine: a walk stalls its strand for --walk-cycles while the core's other "
-		  "strands go on, fills land when the walk ends, and a timer tick (--hz) runs on every strand",
-	  .cell = "timing", .cell_at = 19, .conf = "timing" },
-	{ .name = "hz", .type = OPT_UINT, .off = O(hz), .max = 100000, .flags = OPT_IF_SET,
-	  .metavar = "N", .defhelp = "0 (no tick)",
-	  .help = "with --timing: timer ticks per second (the kernel's HZ), at the machine's clock",
-	  .cell = "hz", .cell_at = 19, .conf = "hz" },
-	{ .name = "tick-entries", .type = OPT_UINT, .off = O(tick_entries), .max = 1u << 20, .flags = OPT_IF_SET,
-	  .metavar = "K", .defhelp = "0",
-	  .help = "with --timing: kernel pages (context 0) each tick handler touches in the same TLB",
-	  .cell = "tick-entries", .cell_at = 19, .conf = "tick_entries" },
-	{ .name = "access-cycles", .type = OPT_UINT, .off = O(access_cycles), .max = 1u << 20,
-	  .flags = OPT_IF_SET, .metavar = "N", .defhelp = "1",
-	  .help = "with --timing: cycles of an access that hits the first level",
-	  .cell = "access-cycles", .cell_at = 19, .conf = "access_cycles" },
-	{ .name = "inflight", .type = OPT_CHOICE, .off = O(inflight), .choices = MODEL_INFLIGHT_CHOICES,
-	  .def = "walk", .flags = OPT_IF_SET,
-	  .help = "with --timing: a walk for an entry another strand is walking: walk too, or wait for it "
-		  "(inferred either way)",
-	  .cell = "inflight", .cell_at = 19, .conf = "inflight" },
-	{ .name = "walk-cycles", .type = OPT_UINT, .off = O(timed_walk), .flags = OPT_DERIVED | OPT_IF_SET,
-	  .cell = "walk-cycles", .cell_at = 19, .conf = "timed_walk_cycles" },
+	/* --walk-cycles and the timed engine's rows (model_timing_opts) */
+	{ .type = OPT_ROWS, .rows = model_timing_opts, .off = 0 },
 	{ .name = "reference", .type = OPT_FLAG, .off = O(reference),
 	  .help = "use the brute-force reference simulator (slow)" },
 	{ .name = "jobs", .type = OPT_UINT, .off = O(jobs), .min = 1, .max = MODEL_MAX_JOBS,
@@ -316,13 +326,14 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 {
 	struct model_plan *p = plan;
 	struct model_stats st;
+	struct model_timed_totals tot;
 	double t0 = clock_now_s();
 	clock_t cpu0 = clock();
 	int ret;
 	struct progress prog = { .t0 = t0, .after = progress_after(p->cfg.progress > 0), .tty = isatty(2) };
 
 	if (p->cfg.timing)
-		ret = sim_timed_run(&p->m, &p->r, &p->cfg, &st);
+		ret = sim_timed_run(&p->m, &p->r, &p->cfg, &st, &tot);
 	else if (p->cfg.reference)
 		ret = model_reference(&p->m, &p->r, &st);
 	else if (p->cfg.progress > 0 || (p->cfg.progress == 0 && prog.tty && log_verbosity > 0))
@@ -341,6 +352,11 @@ static int model_run_plan(void *plan, const struct sysinfo *si, struct run_resul
 	ret = sim_result(&p->m, &p->r, &st, clock_now_s() - t0, res);
 	if (!ret)
 		result_set_metric(res, MET_MODEL_CPU_S, (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+	if (!ret && p->cfg.timing) {
+		sim_timed_result(&tot, res);
+		if (p->cfg.progress >= 0)
+			sim_timed_print(&p->m, &p->cfg, &tot);
+	}
 	model_stats_free(&st);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");

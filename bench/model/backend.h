@@ -6,4 +6,12 @@
 
 extern const struct backend_ops model_backend;
 
+/*
+ * The rows of --walk-cycles and the timed engine (--timing, --hz,
+ * --tick-entries, --access-cycles, --inflight), with the derived
+ * walk-cycles cell word, over a struct sim_cfg (model/simrun.h): part of
+ * `sim`'s table, and shared by `table` for its cells' runs.
+ */
+extern const struct opt model_timing_opts[];
+
 #endif

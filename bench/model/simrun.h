@@ -40,7 +40,8 @@ struct sim_cfg {
 	uint64_t heap_share;	/* percent of the accesses after start-up that go to the heap */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
-	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never */
+	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never
+				 * (and no --timing line: `table` runs many at once and prints its own) */
 	uint64_t jobs;		/* threads simulating the cores (model_simulate_jobs) */
 	const char *sweep_entries;	/* "A..B": a single-pass curve of the first level (curve.h), or NULL */
 	/* the timed engine (timed.h), opt-in: off, every run is as before */

@@ -249,10 +249,10 @@ static void access1(struct tx *x, struct tstrand *d, unsigned i, int kernel, uin
 			const struct tpend *p = &x->sd[o].p;
 
 			if (p->on && p->walk && p->page == page && (p->itag == tag0 || (has1 && p->itag == tag1))) {
-				tt->merged++;
-				tt->stall_cycles += p->at - d->t;
+				tt->merged++;	/* it ends with the walk, not before its own access */
+				tt->stall_cycles += (p->at > d->t + cost ? p->at - d->t : cost) - cost;
 				(kernel ? &tt->tick_accesses : &mt->accesses)[0]++;
-				d->t = p->at;
+				d->t = p->at > d->t + cost ? p->at : d->t + cost;
 				return;
 			}
 		}

@@ -17,7 +17,8 @@
  *  - Two strands that walk for the same entry while the first walk is in
  *    flight: INFLIGHT_WALK, both walk and count (each strand's own
  *    tablewalk and counter); INFLIGHT_WAIT, the second waits for the first
- *    walk's end and counts no miss and no walk (`merged`). Which one a
+ *    walk's end (or its own access_cycles, if later) and counts no miss
+ *    and no walk (`merged`); it stalls for the wait beyond access_cycles. Which one a
  *    given CPU does is not published for the presets: inferred either way.
  *  - Timer tick at hz: tick n (n >= 1) of a strand is due at cycle
  *    n * cpu_hz / hz; when its clock has reached that, the strand first
@@ -81,9 +82,21 @@ uint64_t sim_timed_walk(const struct model_machine *m);
 /* The timing options against each other and the run: 0, or -EINVAL. */
 int sim_timing_check(const struct sim_cfg *c, const struct model_machine *m, const struct model_run *r,
 		     char *err, size_t errlen);
-/* Run the timed engine into st and print its timing on stderr (one
- * line at the default verbosity). Returns 0 or -errno. */
+/* A timed run's figures over all its tasks (the sums of struct
+ * model_timed_task; cycles: struct model_timed_stats'). */
+struct model_timed_totals {
+	uint64_t cycles, stall_cycles, ticks, tick_accesses, tick_misses, tick_walks, merged;
+};
+void model_timed_totals(const struct model_timed_stats *ts, struct model_timed_totals *tot);
+/* Run the timed engine into st and tot. Returns 0 or -errno. */
 int sim_timed_run(const struct model_machine *m, const struct model_run *r, const struct sim_cfg *c,
-		  struct model_stats *st);
+		  struct model_stats *st, struct model_timed_totals *tot);
+/* tot and the timing it was run with, on stderr: one line at the default verbosity. */
+void sim_timed_print(const struct model_machine *m, const struct sim_cfg *c, const struct model_timed_totals *tot);
+/* tot as the run's model-cycles, model-stall-cycles, model-tick-* and
+ * model-merged-walks metrics (lib/metrics.h): the line's figures, set
+ * only on a timed run. */
+struct run_result;
+void sim_timed_result(const struct model_timed_totals *tot, struct run_result *res);
 
 #endif

@@ -4,10 +4,12 @@
  * floor(T x hz / cpu_hz) times; tick entries evict a cyclic working set
  * from a fully associative LRU level exactly as counted by hand; two
  * lockstep strands walking one shared page walk twice, or once with
- * INFLIGHT_WAIT; runs repeat bit for bit. */
+ * INFLIGHT_WAIT, and stall as long either way, as the run's metrics;
+ * runs repeat bit for bit. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include "lib/result.h"
 #include "model/timed.h"
 #include "tap.h"
 
@@ -174,6 +176,9 @@ static void inflight(void)
 					   .inflight = pol };
 		struct model_stats st;
 		struct model_timed_stats ts;
+		struct model_timed_totals tot;
+		struct run_result res;
+		double v;
 
 		if (model_timed(&m, &r, &tm, &st, &ts, err, sizeof(err))) {
 			ok(0, "inflight: ran");
@@ -183,6 +188,17 @@ static void inflight(void)
 		       pol == INFLIGHT_WALK ? "both strands walk each shared page" : "the second waits: one walk each");
 		is_u64(ts.task[1].merged, pol == INFLIGHT_WALK ? 0 : 40, "merged walks");
 		is_u64(ts.cycles, 40 * 5 + 40 * 60, "both strands end together");
+		model_timed_totals(&ts, &tot);
+		is_u64(tot.merged, pol == INFLIGHT_WALK ? 0 : 40, "totals: merged walks");
+		/* a wait lasts as long as the walk it waits for: the same stalls either way */
+		is_u64(tot.stall_cycles, 2 * 40 * 60, "totals: each strand stalls 60 cycles a page");
+		is_u64(tot.cycles, ts.cycles, "totals: the cycles");
+		memset(&res, 0, sizeof(res));
+		sim_timed_result(&tot, &res);
+		ok(res.nmetrics == 7 && !result_get_metric(&res, MET_MODEL_STALL_CYCLES, &v) && v == 2 * 40 * 60 &&
+		   !result_get_metric(&res, MET_MODEL_MERGED_WALKS, &v) && v == (pol == INFLIGHT_WALK ? 0 : 40) &&
+		   !result_get_metric(&res, MET_MODEL_CYCLES, &v) && v == (double)ts.cycles,
+		   "the run's metrics are the totals, and only those seven");
 		model_stats_free(&st);
 		model_timed_free(&ts);
 	}
