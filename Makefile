@@ -244,7 +244,7 @@ install-bin: $(SGABENCH)
 		'$(DESTDIR)$(sga_share)/configs' '$(DESTDIR)$(sga_share)/report'
 	$(INSTALL) -m 755 $(SGABENCH) '$(DESTDIR)$(bindir)/sgabench'
 	$(INSTALL) -m 755 scripts/sweep scripts/nightly scripts/bisect scripts/hugepages '$(DESTDIR)$(sga_libexec)/scripts'
-	$(INSTALL) -m 644 scripts/lib.sh '$(DESTDIR)$(sga_libexec)/scripts'
+	$(INSTALL) -m 644 scripts/lib.sh scripts/config.sh '$(DESTDIR)$(sga_libexec)/scripts'
 	$(INSTALL) -m 644 scripts/configs/* '$(DESTDIR)$(sga_share)/configs'
 	$(INSTALL) -m 755 report/mkreport '$(DESTDIR)$(sga_share)/report'
 	$(INSTALL) -m 644 $(filter-out report/mkreport,$(wildcard report/*)) '$(DESTDIR)$(sga_share)/report'

@@ -22,7 +22,7 @@ doc: $(DOC_STAMP)
 $(DOC_STAMP): Documentation/doc.mk $(SGABENCH) $(DOC_SRC) Documentation/gen-parts Documentation/help2adoc \
               Documentation/exit-status.adoc Documentation/env-db.adoc \
               Documentation/sgabench-metrics.7.head Documentation/sgabench-metrics.7.tail \
-              scripts/sweep scripts/nightly scripts/lib.sh
+              scripts/sweep scripts/nightly scripts/lib.sh scripts/config.sh
 	@command -v $(ASCIIDOCTOR) >/dev/null 2>&1 || { \
 		echo "doc: '$(ASCIIDOCTOR)' is not installed (apt-get install asciidoctor)" >&2; exit 3; }
 	$(Q)sh Documentation/gen-parts $(SGABENCH) $(DOC_GEN)

@@ -10,7 +10,7 @@
 
 copy="$TMPD/copy"
 mkdir -p "$copy/bench" "$copy/build/micro" "$copy/scripts"
-cp "$top/scripts/bench" "$top/scripts/lib.sh" "$copy/scripts/"
+cp "$top/scripts/bench" "$top/scripts/lib.sh" "$top/scripts/config.sh" "$copy/scripts/"
 cat >"$copy/bench/sgabench" <<EOF2
 #!/bin/sh
 [ "\$1" = run ] || exec "$SGABENCH" "\$@"

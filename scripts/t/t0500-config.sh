@@ -10,7 +10,7 @@ test_expect_success "a bare name resolves under scripts/configs" 'test_is "$(con
 test_expect_success "configs/NAME resolves under scripts/" 'test_is "$(config_resolve configs/smoke)" "$top/scripts/configs/smoke"'
 test_expect_success "a path resolves to itself" 'test_is "$(config_resolve "$top/scripts/configs/nightly")" "$top/scripts/configs/nightly"'
 test_expect_success "an unknown name does not resolve" - <<-\EOT
-	sh -c ". '$top/scripts/lib.sh'; ! config_resolve no-such-config"
+	sh -c "top='$top'; . '$top/scripts/lib.sh'; ! config_resolve no-such-config"
 EOT
 
 for c in sga-scaling sga-scaling-full nightly smoke tlb-designs; do
@@ -34,7 +34,7 @@ test_expect_success "cell options" 'test_is "$(SWEEP_ARGS="--rounds 1" cell_args
 test_expect_success "layout 4k" 'test_is "$(layout_args 4k)" "--page-size 4k"'
 test_expect_success "layout 1g-pud+memfd" 'test_is "$(layout_args 1g-pud+memfd)" "--page-size 1g --align pud --backing memfd"'
 test_expect_success "unknown layout is refused" - <<-\EOT
-	sh -c ". '$top/scripts/lib.sh'; ! layout_args 3m-pud"
+	sh -c "top='$top'; . '$top/scripts/lib.sh'; ! layout_args 3m-pud"
 EOT
 test_expect_success "any other axis becomes --AXIS VALUE" 'test_is "$(axis_args sga-size 2g)" "--sga-size 2g"'
 test_expect_success "axis variable of sga-size" 'test_is "$(axis_var sga-size)" SWEEP_SGA_SIZE'
@@ -109,7 +109,7 @@ EOT
 bad "an unclosed quote in an axis" "SWEEP_TASKS=\"1 '2\""
 bad "a backslash in SWEEP_ARGS" "SWEEP_ARGS='--x a\\ b'"
 test_expect_success "refusal names the line" - <<-\EOT
-	sh -c "printf 'SWEEP_X=1\nfoo\n' > '$cfg'; . '$top/scripts/lib.sh'; config_check '$cfg' | grep -q 'line 2: foo'"
+	sh -c "printf 'SWEEP_X=1\nfoo\n' > '$cfg'; top='$top'; . '$top/scripts/lib.sh'; config_check '$cfg' | grep -q 'line 2: foo'"
 EOT
 
 rc=0

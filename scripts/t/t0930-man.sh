@@ -69,7 +69,7 @@ test_expect_success ASCIIDOCTOR,MAN 'sgabench-metrics(7) lists every metric of t
 test_expect_success ASCIIDOCTOR,MAN 'the config page lists every default config_load sets' '
 	missing="" &&
 	MANWIDTH=200 man -l "$man_dir/sgabench-config.5" >"$TMPD/page" 2>/dev/null &&
-	for v in $(sed -n "s/^	\(SWEEP_[A-Z_]*\)=.*/\1/p" scripts/lib.sh | sort -u); do
+	for v in $(sed -n "s/^	\(SWEEP_[A-Z_]*\)=.*/\1/p" scripts/config.sh | sort -u); do
 		grep -q "$v" "$TMPD/page" || missing="$missing $v"
 	done &&
 	test_is "$missing" ""

@@ -24,6 +24,7 @@ test_expect_success 'make install DESTDIR=... installs the tree' '
 	(cd "$top" && make --no-print-directory install DESTDIR="$dest" NO_DOC=$no_doc) >"$TMPD/out" 2>&1 &&
 	for f in bin/sgabench bin/sgabench-sweep bin/sgabench-nightly bin/sgabench-bisect \
 		libexec/sgabench/scripts/sweep libexec/sgabench/scripts/lib.sh \
+		libexec/sgabench/scripts/config.sh \
 		share/sgabench/configs/smoke share/sgabench/report/mkreport \
 		share/bash-completion/completions/sgabench; do
 		test -e "$dest/usr/local/$f" || echo "missing $f"

@@ -1,0 +1,288 @@
+# config.sh - the sweep configs (scripts/configs, sgabench-config(5)):
+# finding, checking and loading one, its metric lists, axes and cells,
+# and a pass plan's order. POSIX sh; sourced by lib.sh, which every
+# harness script sources, so nothing sources it on its own.
+# shellcheck shell=sh
+# shellcheck disable=SC2034 # the settings are read by the sourcing scripts
+# shellcheck disable=SC2154 # top is set by the script that sources lib.sh
+
+# config_resolve NAME: print the path of config NAME. NAME may be a path
+# to a file, "configs/NAME" (resolved under scripts/), or a bare NAME
+# (resolved under scripts/configs/ first, so "nightly" is the config, never
+# scripts/nightly itself). Returns 1 when there is none.
+config_resolve() {
+	case "$1" in
+	*/*) set -- "$1" "$top/scripts/$1" ;;
+	*) set -- "$top/scripts/configs/$1" "$PWD/$1" ;;
+	esac
+	for c in "$@"; do
+		if [ -f "$c" ]; then
+			printf '%s\n' "$c"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# config_check FILE: a config is data, not a program. Accept only comment
+# lines, blank lines and NAME=VALUE assignments of SWEEP_* variables
+# (optionally after "export"), whose value is quoted plain text with no
+# command substitution or expansion. Prints the first bad line and returns 1.
+config_check() {
+	awk '
+	/^[ \t]*(#.*)?$/ { next }
+	/^(export[ \t]+)?SWEEP_[A-Z0-9_]+="[^"`$\\]*"[ \t]*(#.*)?$/ { next }
+	/^(export[ \t]+)?SWEEP_[A-Z0-9_]+=\047[^\047]*\047[ \t]*(#.*)?$/ { next }
+	/^(export[ \t]+)?SWEEP_[A-Z0-9_]+=[A-Za-z0-9_.,:\/+=-]*[ \t]*(#.*)?$/ { next }
+	{ printf "line %d: %s\n", NR, $0; bad = 1; exit }
+	END { exit bad }' "$1"
+}
+
+# config_load FILE: check FILE, reset every SWEEP_* setting to its
+# default, then read FILE. Validates the values; on error prints why and
+# returns 2 (a usage error).
+config_load() {
+	cfg_file=$1
+	if ! why=$(config_check "$cfg_file"); then
+		error "config '$cfg_file' is not a plain SWEEP_*=value file: $why"
+		case "$why" in
+		*": SWEEP_"[A-Z0-9_]*=[!\"\']*)
+			hint "quote a value that holds ';' or blanks, e.g. SWEEP_TLB=\"'l1d:64,4way,lru;l2:4096,8way,lru' l1d:96,full,lru\"" ;;
+		esac
+		return 2
+	fi
+	# Forget every setting of a config loaded before.
+	for v in $(set | sed -n 's/^\(SWEEP_[A-Z0-9_]*\)=.*/\1/p'); do
+		unset "$v"
+	done
+	SWEEP_NAME=$(basename "$cfg_file")
+	SWEEP_DESCRIPTION=""
+	SWEEP_COMMAND="run"
+	SWEEP_AXES="tasks layout"
+	SWEEP_TASKS="1"
+	SWEEP_LAYOUT="4k"
+	SWEEP_ARGS=""
+	SWEEP_PASSES=3
+	SWEEP_RUNS=1
+	SWEEP_WARMUP=1
+	SWEEP_ORDER_SEED=""
+	SWEEP_RUN_SEED=1
+	SWEEP_METRICS="first-touch-faults"
+	SWEEP_INFO_METRICS=""
+	SWEEP_HUGEPAGES=0
+	SWEEP_NOISE=1
+	SWEEP_NOISE_RESAMPLES=200
+	SWEEP_NOISE_SWEEPS=1
+	SWEEP_BASELINE="last-7-nights"
+	SWEEP_COMPARE_ARGS=""
+	# shellcheck disable=SC1090 # the config is checked above
+	case "$cfg_file" in
+	*/*) . "$cfg_file" ;;
+	*) . "./$cfg_file" ;; # '.' would search PATH for a bare name
+	esac
+	for v in "$SWEEP_PASSES" "$SWEEP_RUNS" "$SWEEP_WARMUP" "$SWEEP_RUN_SEED" \
+		"$SWEEP_HUGEPAGES" "$SWEEP_NOISE" "$SWEEP_NOISE_RESAMPLES" "$SWEEP_NOISE_SWEEPS" ${SWEEP_ORDER_SEED:+"$SWEEP_ORDER_SEED"}; do
+		case "$v" in
+		'' | *[!0-9]*)
+			error "config '$cfg_file': '$v' is not a whole number"
+			return 2 ;;
+		esac
+	done
+	if [ "$SWEEP_PASSES" -lt 1 ] || [ "$SWEEP_RUNS" -lt 1 ]; then
+		error "config '$cfg_file': SWEEP_PASSES and SWEEP_RUNS must be at least 1"
+		return 2
+	fi
+	case "$SWEEP_COMMAND" in
+	run | sim) ;;
+	*) error "config '$cfg_file': SWEEP_COMMAND must be run (this machine) or sim (the TLB model), not '$SWEEP_COMMAND'"; return 2 ;;
+	esac
+	[ -n "$SWEEP_AXES" ] || { error "config '$cfg_file': SWEEP_AXES is empty"; return 2; }
+	sh_words "$SWEEP_ARGS" >/dev/null || {
+		error "config '$cfg_file': SWEEP_ARGS: an unclosed quote or a backslash"
+		return 2
+	}
+	for axis in $SWEEP_AXES; do
+		case "$axis" in
+		*[!a-z0-9-]*) error "config '$cfg_file': bad axis name '$axis'"; return 2 ;;
+		esac
+		sh_words "$(axis_values "$axis")" >/dev/null || {
+			error "config '$cfg_file': $(axis_var "$axis"): an unclosed quote or a backslash"
+			return 2
+		}
+		[ -n "$(axis_words "$axis")" ] || {
+			error "config '$cfg_file': axis '$axis' has no values (set $(axis_var "$axis"))"
+			return 2
+		}
+		case "$axis" in
+		sharedctx | threads)
+			for v in $(axis_words "$axis"); do
+				axis_args "$axis" "$v" >/dev/null || {
+					error "config '$cfg_file': axis '$axis' takes on or off, not '$v'"
+					return 2
+				}
+			done ;;
+		esac
+		if [ "$axis" = layout ] && [ "$SWEEP_COMMAND" = sim ]; then
+			error "config '$cfg_file': the layout axis is for SWEEP_COMMAND=run; the model takes --page-size"
+			return 2
+		fi
+		if [ "$axis" = layout ]; then
+			for l in $(axis_words layout); do
+				layout_args "$l" >/dev/null || {
+					error "config '$cfg_file': unknown layout '$l'"
+					hint "layouts: 4k thp 2m-pud 2m-pmd 1g-pud 1g-pmd, optionally +shm +memfd +file"
+					return 2
+				}
+			done
+		fi
+	done
+	for m in $SWEEP_METRICS $SWEEP_INFO_METRICS; do
+		case "$m" in
+		*:*)
+			error "config '$cfg_file': metric '$m': a metric is a bare name"
+			hint "which way is better comes from the metric registry: sgabench metrics"
+			return 2 ;;
+		esac
+	done
+	return 0
+}
+
+# metric_lists "NAME ...": sets metrics (the names, comma-separated) and
+# higher (those of them the metric registry says are better higher), as
+# compare's --metric and --higher-better take them. Returns 1 when
+# 'sgabench metrics' fails.
+metric_lists() {
+	metrics="" higher=""
+	registry_higher=$("$SGABENCH" metrics --names --where direction=higher) || return 1
+	registry_higher=" $(printf '%s' "$registry_higher" | tr '\n' ' ') "
+	for m in $1; do
+		metrics="$metrics${metrics:+,}$m"
+		case "$registry_higher" in
+		*" $m "*) higher="$higher${higher:+,}$m" ;;
+		esac
+	done
+}
+
+# axis_var AXIS: the config variable holding AXIS's values (sga-size ->
+# SWEEP_SGA_SIZE).
+axis_var() {
+	printf 'SWEEP_%s\n' "$(printf '%s' "$1" | tr 'a-z-' 'A-Z_')"
+}
+
+# axis_values AXIS: the values of AXIS from the loaded config, as written.
+axis_values() {
+	eval "printf '%s\n' \"\${$(axis_var "$1"):-}\""
+}
+
+# axis_words AXIS: the values of AXIS, one per line: the config's text
+# split by sh_words, so a value may hold commas, semicolons and, quoted,
+# blanks (SWEEP_TLB="'l1d:64,4way,lru;l2:4096,8way,lru' l1d:96,full,lru").
+axis_words() {
+	sh_words "$(axis_values "$1")"
+}
+
+# sh_words STRING: STRING split into words as sh splits a command line,
+# without any expansion: blanks separate words; '...' and "..." quote
+# what they hold, taken as it is; quoted and plain parts side by side are
+# one word. One word per line. An unclosed quote or a backslash outside
+# quotes prints nothing and returns 1.
+sh_words() {
+	printf '%s\n' "$1" | awk '
+	NR > 1 { bad = 1; exit }
+	{
+		n = length($0); w = ""; inw = 0; q = ""
+		for (i = 1; i <= n; i++) {
+			ch = substr($0, i, 1)
+			if (q != "") { if (ch == q) q = ""; else w = w ch; continue }
+			if (ch == "\047" || ch == "\"") { q = ch; inw = 1; continue }
+			if (ch == " " || ch == "\t") { if (inw) word[nw++] = w; w = ""; inw = 0; continue }
+			if (ch == "\\") { bad = 1; exit }
+			w = w ch; inw = 1
+		}
+		if (q != "") { bad = 1; exit }
+		if (inw) word[nw++] = w
+	}
+	END { if (bad) exit 1; for (i = 0; i < nw; i++) print word[i] }'
+}
+
+# sh_word WORD: WORD as one sh word: as it is when it holds only
+# characters sh takes literally, else in single quotes.
+sh_word() {
+	case "$1" in
+	'' | *[!A-Za-z0-9_.,:/+=@%-]*) printf "'%s'\n" "$(printf '%s' "$1" | sed "s/'/'\"'\"'/g")" ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+
+# layout_args LAYOUT: the sgabench options of a layout name: 4k, thp,
+# 2m-pud, 2m-pmd, 1g-pud, 1g-pmd, each optionally followed by +shm, +memfd
+# or +file. Returns 1 for an unknown name.
+layout_args() {
+	base=${1%%+*}
+	backing=""
+	case "$1" in
+	*+shm) backing=" --backing shm" ;;
+	*+memfd) backing=" --backing memfd" ;;
+	*+file) backing=" --backing file" ;;
+	*+*) return 1 ;;
+	esac
+	case "$base" in
+	4k | thp) printf '%s\n' "--page-size $base$backing" ;;
+	2m-pud | 2m-pmd | 1g-pud | 1g-pmd)
+		printf '%s\n' "--page-size ${base%-*} --align ${base#*-}$backing" ;;
+	*) return 1 ;;
+	esac
+}
+
+# axis_args AXIS VALUE: the sgabench options for one axis value. The flag
+# axes sharedctx and threads take on (the flag) or off (nothing); another
+# value returns 1.
+axis_args() {
+	case "$1" in
+	layout) layout_args "$2" ;;
+	sharedctx | threads)
+		case "$2" in
+		on) printf '%s\n' "--$1" ;;
+		off) printf '\n' ;;
+		*) return 1 ;;
+		esac ;;
+	*) printf '%s\n' "--$1 $(sh_word "$2")" ;;
+	esac
+}
+
+# config_cells: every cell of the loaded config, one per line, as
+# "axis=value axis=value ..." in the order of SWEEP_AXES (the cross
+# product), each value a word of sh (sh_word: quoted when it must be).
+config_cells() {
+	cells=""
+	for axis in $SWEEP_AXES; do
+		vals=$(axis_words "$axis" | while IFS= read -r v; do sh_word "$v"; done)
+		cells=$(printf '%s\n' "$cells" | while IFS= read -r c; do
+			printf '%s\n' "$vals" | while IFS= read -r v; do
+				printf '%s\n' "${c:+$c }$axis=$v"
+			done
+		done)
+	done
+	printf '%s\n' "$cells"
+}
+
+# cell_args CELL: the sgabench options of a cell ("tasks=4 layout=4k"),
+# after the config's fixed SWEEP_ARGS, as a command line for sh: every
+# word that needs quotes quoted (a value "a;b" stays one argument).
+cell_args() {
+	{
+		sh_words "$SWEEP_ARGS" | while IFS= read -r w; do sh_word "$w"; done
+		sh_words "$1" | while IFS= read -r kv; do axis_args "${kv%%=*}" "${kv#*=}"; done
+	} | awk 'NF { printf "%s%s", sep, $0; sep = " " } END { print "" }'
+}
+
+# plan_order SEED: the interleaved run order of the loaded config: for each
+# of SWEEP_PASSES passes, every cell once, shuffled with SEED + pass. Lines
+# are "PASS<TAB>CELL".
+plan_order() {
+	p=1
+	while [ "$p" -le "$SWEEP_PASSES" ]; do
+		config_cells | shuffle $(($1 + p)) | sed "s/^/$p	/"
+		p=$((p + 1))
+	done
+}
