@@ -364,7 +364,7 @@ int cmd_table(int argc, char **argv)
 	double unused[NROWS], t0;
 	struct sysinfo si;
 	struct store *db = NULL;
-	int ret;
+	int ret, knobs;
 
 	tc.jitter = TABLE_JITTER_UNSET;
 	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
@@ -372,8 +372,17 @@ int cmd_table(int argc, char **argv)
 		return EX_OK;
 	if (ret)
 		return ret;
-	if (tc.jitter == TABLE_JITTER_UNSET)
+	tc.jitter_given = tc.jitter != TABLE_JITTER_UNSET;
+	if (!tc.jitter_given)
 		tc.jitter = tc.sim.timing ? 0 : TABLE_JITTER_DEFAULT;
+	/* the model's knobs would be ignored by a native table: refused, not dropped */
+	knobs = tc.sim.timing || tc.sim.hz || tc.sim.tick_entries || tc.sim.access_cycles ||
+		tc.sim.inflight || tc.sim.walk_cycles >= 0 || tc.jitter_given;
+	if (knobs && tc.backend == TABLE_NATIVE) {
+		error("table: --timing, --walk-cycles, --hz, --tick-entries, --access-cycles, --inflight and"
+		      " --jitter are the model's: not with --backend native");
+		return EX_USAGE;
+	}
 	sysinfo_collect(&si);
 	v.si = &si;
 	v.reason = native_reason(&si, &v.can_count);
@@ -383,8 +392,10 @@ int cmd_table(int argc, char **argv)
 		return EX_RESOURCE;
 	}
 	v.native = tc.backend == TABLE_NATIVE || (tc.backend == TABLE_AUTO && !v.reason);
-	if (tc.sim.timing && v.native) {
-		error("table: --timing is the model's timed engine: not with the native backend");
+	if (knobs && v.native) {
+		error("table: --timing, --walk-cycles, --hz, --tick-entries, --access-cycles, --inflight and"
+		      " --jitter are the model's, and --backend auto chose native here (this machine counts"
+		      " dTLB misses and has a shared context): give --backend model");
 		return EX_USAGE;
 	}
 	if (!v.native && table_model_check(&tc, &si, v.why, sizeof(v.why))) {

@@ -29,6 +29,7 @@ struct table_cfg {
 	int no_store;
 	uint64_t ws;
 	uint64_t jitter;	/* TABLE_JITTER_UNSET until resolved */
+	int jitter_given;	/* --jitter was given (the native backend refuses it) */
 	uint64_t startup;
 	uint64_t seed;
 	uint64_t seeds;		/* model: each cell the median over seeds seed..seed+seeds-1 */

@@ -145,5 +145,13 @@ test_expect_success "table refuses with exit 2 what sim refuses, before any run"
 	refuse 2 "need --timing" table --backend model --hz 100 --no-store &&
 	refuse 2 "needs --hz" table --backend model --timing --tick-entries 3 --no-store
 EOT
+test_expect_success "table --backend native refuses the model's knobs (exit 2), never drops them" - <<-\EOT
+	for a in --timing "--hz 100" "--tick-entries 3" "--access-cycles 2" "--inflight wait" \
+		"--walk-cycles 30" "--jitter 16"; do
+		# shellcheck disable=SC2086 # an option and its value
+		refuse 2 "are the model's: not with --backend native" table --backend native $a --no-store ||
+			return 1
+	done
+EOT
 
 test_done
