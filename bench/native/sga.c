@@ -380,6 +380,10 @@ int sga_create(struct sga *s, const struct sga_cfg *cfg, char *err, size_t errle
 		sga_destroy(s);
 		return ret;
 	}
+	/* The tasks attach at s->addr themselves: an inherited creator's view
+	 * would be the tool's work in startup-s (fork copies it, populated
+	 * after bind_and_prefault, and each task drops it). */
+	s->creator_dontfork = s->creator_map && madvise(s->creator_map, cfg->size, MADV_DONTFORK) == 0;
 	kind = cfg->page == SGA_PAGE_THP ? "shmem with THP" : hp ? "hugetlb" : "shmem";
 	snprintf(s->desc, sizeof(s->desc), "%s, %s%s%s, %s-aligned at 0x%llx",
 		 cfg->backing == SGA_SHM ? "SysV shm" : cfg->backing == SGA_MEMFD ? "memfd" : "file",
@@ -414,8 +418,9 @@ void *sga_attach(struct sga *s, char *err, size_t errlen)
 			attach_error(s, "shmat", errno, err, errlen);
 			return NULL;
 		}
-		/* The creator's attachment came along with fork; drop it. */
-		if (s->creator_map)
+		/* The creator's attachment came along with fork (unless
+		 * MADV_DONTFORK kept it out); drop it. */
+		if (s->creator_map && !s->creator_dontfork)
 			shmdt(s->creator_map);
 	} else {
 		int flags = MAP_SHARED | MAP_FIXED;
@@ -427,7 +432,7 @@ void *sga_attach(struct sga *s, char *err, size_t errlen)
 			attach_error(s, "mmap", errno, err, errlen);
 			return NULL;
 		}
-		if (s->creator_map)
+		if (s->creator_map && !s->creator_dontfork)
 			munmap(s->creator_map, s->cfg.size);
 	}
 	if (s->cfg.page == SGA_PAGE_THP)

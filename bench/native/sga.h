@@ -34,7 +34,9 @@ struct sga {
 	uintptr_t addr;		/* the address every task attaches at */
 	int shmid;		/* SysV id (already IPC_RMID'd), or -1 */
 	int fd;			/* memfd / unlinked hugetlbfs or tmpfs file, or -1 */
-	void *creator_map;	/* the creator's own attachment (keeps the shm alive), or NULL */
+	void *creator_map;	/* the creator's own attachment (keeps the shm alive), or NULL;
+				 * MADV_DONTFORK when the kernel allows: a task never inherits it */
+	int creator_dontfork;	/* creator_map is MADV_DONTFORK: a task has none to drop */
 	void *reserve;		/* PROT_NONE reservation of [addr, addr+size) in the creator */
 	char desc[160];		/* e.g. "shm, 2 MiB hugetlb, PUD-aligned at 0x7f8000000000" */
 };
