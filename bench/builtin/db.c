@@ -239,6 +239,8 @@ static int db_check(int argc, char **argv)
 		json_i64(&j, "db_schema_version", c.schema_version);
 		json_str(&j, "integrity", c.integrity);
 		json_i64(&j, "foreign_key_problems", c.fk_problems);
+		json_str(&j, "collation", c.collation[0] ? c.collation : NULL);
+		json_str(&j, "text_order", c.text_bytes < 0 ? NULL : c.text_bytes ? "bytes" : "collation");
 		json_obj_open(&j, "rows");
 	} else {
 		printf("database       %s\nschema version %d (this sgabench knows 1..%d)\n"
@@ -259,7 +261,15 @@ static int db_check(int argc, char **argv)
 		json_end(&j);
 	} else {
 		printf("failed runs    %lld\n", (long long)c.failed_runs);
+		printf("text order     %s (collation %s)\n", c.text_bytes < 0 ? "unknown" : c.text_bytes ?
+		       "byte by byte, as SQLite" : "the server's, not SQLite's", c.collation);
 	}
+	/* not a fault of the data: the listings of a file and of this server differ in order */
+	if (c.text_bytes == 0)
+		warning("db check: '%s' sorts text by its collation '%s', not byte by byte as SQLite: "
+			"reports, listings and comparisons list rows in another order than from a file;"
+			" a database created with 'createdb --locale=C -T template0' sorts as SQLite",
+			o.db, c.collation);
 	if (bad || c.fk_problems) {
 		error("db check: '%s' has problems (integrity: %s, %lld foreign key problems)", o.db,
 		      c.integrity, (long long)c.fk_problems);

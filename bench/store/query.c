@@ -323,14 +323,49 @@ int store_columns_match(struct store *s, char *why, size_t len)
 	return 1;
 }
 
+/*
+ * Whether s sorts text byte by byte, as SQLite does: 1, 0 (a server's
+ * collation orders these words otherwise), or -1 on an error. The words
+ * tell case, punctuation and spaces apart, which a natural-language
+ * collation weighs otherwise.
+ */
+static int text_order_bytes(struct store *s)
+{
+	static const char *const bytes[] = { "B", "Z", "_", "a", "a b", "a-b", "ab" };
+	struct stmt *st = stmt_prepare(s, "SELECT 'ab' AS x UNION ALL SELECT 'a-b' UNION ALL SELECT 'a b'"
+				       " UNION ALL SELECT '_' UNION ALL SELECT 'a' UNION ALL SELECT 'Z'"
+				       " UNION ALL SELECT 'B' ORDER BY x");
+	size_t n = 0;
+	int same = 1, rc;
+
+	if (!st)
+		return -1;
+	while ((rc = stmt_step(st)) == STMT_ROW) {
+		const char *t = text(st, 0);
+
+		same &= n < 7 && strcmp(t, bytes[n]) == 0;
+		n++;
+	}
+	stmt_finish(st);
+	return rc < 0 ? -1 : same && n == 7;
+}
+
 int store_check(struct store *s, struct store_check *c)
 {
 	struct stmt *st;
 	char sql[96];
 	int nproblems = 0;
 
-	if (store_is_pg(s))
-		return pg_check(s, c) ? -EIO : 0;
+	if (store_is_pg(s)) {
+		if (pg_check(s, c))
+			return -EIO;
+		c->text_bytes = text_order_bytes(s);
+		st = stmt_prepare(s, "SELECT datcollate FROM pg_database WHERE datname = current_database()");
+		if (st && stmt_step(st) == STMT_ROW)
+			snprintf(c->collation, sizeof(c->collation), "%s", text(st, 0));
+		stmt_finish(st);
+		return 0;
+	}
 	memset(c, 0, sizeof(*c));
 	if (store_user_version(s, &c->schema_version))
 		return -EIO;
@@ -350,5 +385,7 @@ int store_check(struct store *s, struct store_check *c)
 		snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM %s", store_tables[i].name);
 		c->rows[i] = scalar(s, sql);
 	}
+	c->text_bytes = text_order_bytes(s);
+	snprintf(c->collation, sizeof(c->collation), "binary");
 	return 0;
 }

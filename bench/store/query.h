@@ -134,6 +134,9 @@ struct store_check {
 	int64_t fk_problems;
 	int64_t failed_runs;
 	int64_t rows[16];	/* per table of store_tables[], in that order */
+	int text_bytes;		/* 1: text sorts byte by byte, as SQLite's; 0: otherwise (a
+				 * server's collation); -1: not known */
+	char collation[64];	/* SQLite: "binary"; PostgreSQL: the database's datcollate */
 };
 
 /*

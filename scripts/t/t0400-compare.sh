@@ -114,6 +114,10 @@ EOT
 run_sga db check --db "$TMPD/all.db"
 test_expect_success "db check: exit 0" 'test_is "$rc" 0'
 test_expect_success "db check: integrity ok" 'grep -q "^integrity      ok" "$TMPD/out"'
+test_expect_success "db check: a file sorts text byte by byte, no warning" - <<-\EOT
+	grep -q "^text order     byte by byte, as SQLite (collation binary)$" "$TMPD/out" &&
+	test_is "$(cat "$TMPD/err")" ""
+EOT
 sqlite3 "$TMPD/future.db" "CREATE TABLE t (x); PRAGMA user_version = 999"
 run_sga db merge "$TMPD/future.db" -o "$TMPD/all.db"
 test_expect_success "merge refuses an unknown schema: exit 3" 'test_is "$rc" 3'

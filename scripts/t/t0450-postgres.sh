@@ -13,6 +13,9 @@
 
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
 pg_start || skip_all "$pg_why"
+# ICU: the server can create a database that sorts by an ICU locale
+[ "$(psql_pg "SELECT COUNT(*) > 0 FROM pg_collation WHERE collprovider = 'i'" 2>/dev/null)" = t ] &&
+	test_set_prereq ICU
 # Every migration this sgabench knows, once each: one sgabench_schema row per version.
 nmig=$("$SGABENCH" db schema --json | jq -r .schema_version)
 sdb=$TMPD/s.db
@@ -130,6 +133,23 @@ test_expect_success 'db check on the server: exit 0, its row counts' '
 	test_is "$(jq .foreign_key_problems "$TMPD/out")" 0 &&
 	test_is "$(jq -r .path "$TMPD/out" | grep -c "$PG_PASSWORD")" 0
 '
+
+test_expect_success 'db check: a server created with --locale=C sorts text as SQLite, no warning' '
+	run_sga db check --db "$PG_URI" --json && test_is "$rc" 0 &&
+	test_is "$(jq -r ".collation + \" \" + .text_order" "$TMPD/out")" "C bytes" &&
+	test_is "$(cat "$TMPD/err")" ""
+'
+
+test_expect_success ICU 'db check: a database sorting by ICU en-US: a warning, exit 0, text order "collation"' - <<\EOT
+	psql_pg "CREATE DATABASE icu OWNER sgabench TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'" &&
+	icu=$(printf '%s' "$PG_URI" | sed 's|@/sgabench?|@/icu?|') &&
+	run_sga db init --db "$icu" && test_is "$rc" 0 &&
+	run_sga db check --db "$icu" --json && test_is "$rc" 0 &&
+	test_is "$(jq -r .text_order "$TMPD/out")" collation &&
+	grep -q "warning: db check: .* sorts text by its collation .*, not byte by byte as SQLite" "$TMPD/err" &&
+	run_sga db check --db "$icu" && test_is "$rc" 0 &&
+	grep -q "^text order     the server's, not SQLite's (collation " "$TMPD/out"
+EOT
 
 test_expect_success 'db check: no amcheck in the database, so integrity says it was not checked' '
 	run_sga db check --db "$PG_URI" --json && test_is "$rc" 0 &&
