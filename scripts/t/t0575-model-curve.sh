@@ -58,20 +58,12 @@ test_expect_success "set-associative: multiples of the 8 sets only, and 24 entri
 		"$(jq '.totals["l1-dtlb-misses"]' "$TMPD/sets-24.json")"
 EOT
 
-# refuse rc ERR ARGS...: exit status and message of a refused sweep
-refuse() {
-	want=$1 msg=$2
-	shift 2
-	rc=0
-	"$SGABENCH" sim "$@" >"$TMPD/r.out" 2>"$TMPD/r.err" || rc=$?
-	test_is "$rc" "$want" && grep -q -- "$msg" "$TMPD/r.err"
-}
 test_expect_success "refused with exit 2: NRU, tag none, a bad range, with --reference" - <<-\EOT
-	refuse 2 "not LRU" --machine ultrasparc-t2 --sweep-entries 8..16 &&
-	refuse 2 "tag none flushes" --machine custom --tlb 'l1d:64,full,lru' --tag none --sweep-entries 8..16 &&
-	refuse 2 "give A..B" --machine amd-zen2 --sweep-entries 16 &&
-	refuse 2 "need 1 <= A <= B" --machine amd-zen2 --sweep-entries 16..8 &&
-	refuse 2 "exclude each other" --machine amd-zen2 --sweep-entries 8..16 --reference
+	refuse 2 "not LRU" sim --machine ultrasparc-t2 --sweep-entries 8..16 &&
+	refuse 2 "tag none flushes" sim --machine custom --tlb 'l1d:64,full,lru' --tag none --sweep-entries 8..16 &&
+	refuse 2 "give A..B" sim --machine amd-zen2 --sweep-entries 16 &&
+	refuse 2 "need 1 <= A <= B" sim --machine amd-zen2 --sweep-entries 16..8 &&
+	refuse 2 "exclude each other" sim --machine amd-zen2 --sweep-entries 8..16 --reference
 EOT
 
 test_done

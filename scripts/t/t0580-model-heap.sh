@@ -62,14 +62,6 @@ test_expect_success "the cell names the heap only when there is one" - <<-\EOT
 	test_is "$(jq .totals.\"dtlb-walks\" "$TMPD/s2.json")" 32
 EOT
 
-# refuse rc ERR ARGS...: exit status and message of a refused command
-refuse() {
-	want=$1 msg=$2
-	shift 2
-	rc=0
-	"$SGABENCH" "$@" >"$TMPD/r.out" 2>"$TMPD/r.err" || rc=$?
-	test_is "$rc" "$want" && grep -q -- "$msg" "$TMPD/r.err"
-}
 test_expect_success "refused with exit 2: bad heaps, bad partitions, sweeps and run" - <<-\EOT
 	refuse 2 "give --heap-size" sim --no-store --heap-share 30 &&
 	refuse 2 "heap-share" sim --no-store --heap-size 1m --heap-share 100 &&

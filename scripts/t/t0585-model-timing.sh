@@ -56,14 +56,6 @@ test_expect_success "ticks = floor(cycles x hz / cpu_hz), K kernel accesses each
 	test_is "$(sed -n 's/.*: \([0-9]*\) kernel accesses.*/\1/p' "$TMPD/tick.err")" $((ticks * 4))
 EOT
 
-# refuse rc ERR ARGS...: exit status and message of a refused command
-refuse() {
-	want=$1 msg=$2
-	shift 2
-	rc=0
-	"$SGABENCH" "$@" >"$TMPD/r.out" 2>"$TMPD/r.err" || rc=$?
-	test_is "$rc" "$want" && grep -q -- "$msg" "$TMPD/r.err"
-}
 test_expect_success "refused with exit 2: timing options alone, jitter, heap, tag none, reference" - <<-\EOT
 	refuse 2 "need --timing" sim --no-store --hz 250 &&
 	refuse 2 "need --timing" sim --no-store --inflight wait &&

@@ -132,14 +132,6 @@ test_expect_success "a table cell is the matching sim --timing run: cell, misses
 	test "$(metric "$TMPD/cell.json" model-ticks)" -gt 0
 EOT
 
-# refuse rc ERR ARGS...: exit status and message of a refused command
-refuse() {
-	want=$1 msg=$2
-	shift 2
-	rc=0
-	"$SGABENCH" "$@" >"$TMPD/r.out" 2>"$TMPD/r.err" || rc=$?
-	test_is "$rc" "$want" && grep -q -- "$msg" "$TMPD/r.err"
-}
 test_expect_success "table refuses with exit 2 what sim refuses, before any run" - <<-\EOT
 	refuse 2 "jitter must be 0" table --backend model --timing --jitter 16 --no-store &&
 	refuse 2 "need --timing" table --backend model --hz 100 --no-store &&

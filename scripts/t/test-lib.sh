@@ -283,6 +283,16 @@ run_sga() {
 	"$SGABENCH" "$@" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
 }
 
+# refuse RC ERR ARGS...: whether sgabench ARGS exits RC and says ERR on
+# stderr (its output in $TMPD/r.out and $TMPD/r.err); sets $rc.
+refuse() {
+	want=$1 msg=$2
+	shift 2
+	rc=0
+	"$SGABENCH" "$@" >"$TMPD/r.out" 2>"$TMPD/r.err" || rc=$?
+	test_is "$rc" "$want" && grep -q -- "$msg" "$TMPD/r.err"
+}
+
 # json PATH: extract a value from $TMPD/out with SQLite's JSON functions.
 json() {
 	sqlite3 :memory: "SELECT json_extract(readfile('$TMPD/out'), '$1')"
