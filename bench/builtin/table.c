@@ -158,7 +158,7 @@ struct table_view {
 	int ok_slope, ok_flat, ok_first, ok_cells, ok_all;
 	char diff[1024];			/* the cells outside their bounds */
 	struct model_machine t2;		/* the model's machine, for the timing's clock and walk */
-	struct table_timing tim[2];		/* --timing: normal, shared at the last row, first seed */
+	struct table_timing tim[NROWS][2];	/* --timing: each row's normal, shared; first seed */
 };
 
 /* The checks: slope within 10 %, shared flat, first row and every cell
@@ -182,8 +182,27 @@ static double timed_walk(const struct table_view *v)
 	return v->tc->sim.walk_cycles >= 0 ? v->tc->sim.walk_cycles : v->t2.walk_cycles;
 }
 
-/* With --timing: "timing": its settings, and each column's last row as
- * the timed engine's metrics (lib/metrics.h names); null without. */
+/* One row's timed cells, each an object named by its column ("normal",
+ * "shared") of the timed engine's metrics under their lib/metrics.h names. */
+static void timing_cells_json(struct json *j, const struct table_timing tim[2])
+{
+	for (int k = 0; k < 2; k++) {
+		const struct table_timing *t = &tim[k];
+
+		json_obj_open(j, k ? "shared" : "normal");
+		json_dbl(j, metric_defs[MET_MODEL_CYCLES].name, t->cycles);
+		json_dbl(j, metric_defs[MET_MODEL_STALL_CYCLES].name, t->stall_cycles);
+		json_dbl(j, metric_defs[MET_MODEL_TICKS].name, t->ticks);
+		json_dbl(j, metric_defs[MET_MODEL_TICK_ACCESSES].name, t->tick_accesses);
+		json_dbl(j, metric_defs[MET_MODEL_TICK_MISSES].name, t->tick_misses);
+		json_dbl(j, metric_defs[MET_MODEL_TICK_WALKS].name, t->tick_walks);
+		json_dbl(j, metric_defs[MET_MODEL_MERGED_WALKS].name, t->merged);
+		json_obj_close(j);
+	}
+}
+
+/* With --timing: "timing": its settings, and the last row's timed cells
+ * (timing_cells_json(); every row's are in "rows"); null without. */
 static void timing_json(struct json *j, const struct table_view *v)
 {
 	const struct sim_cfg *c = &v->tc->sim;
@@ -201,19 +220,7 @@ static void timing_json(struct json *j, const struct table_view *v)
 	json_u64(j, "tick_entries", c->tick_entries);
 	json_str(j, "inflight", opt_choice_name(MODEL_INFLIGHT_CHOICES, c->inflight, b, sizeof(b)));
 	json_u64(j, "rounds", table_rounds[NROWS - 1]);
-	for (int k = 0; k < 2; k++) {
-		const struct table_timing *t = &v->tim[k];
-
-		json_obj_open(j, k ? "shared" : "normal");
-		json_dbl(j, metric_defs[MET_MODEL_CYCLES].name, t->cycles);
-		json_dbl(j, metric_defs[MET_MODEL_STALL_CYCLES].name, t->stall_cycles);
-		json_dbl(j, metric_defs[MET_MODEL_TICKS].name, t->ticks);
-		json_dbl(j, metric_defs[MET_MODEL_TICK_ACCESSES].name, t->tick_accesses);
-		json_dbl(j, metric_defs[MET_MODEL_TICK_MISSES].name, t->tick_misses);
-		json_dbl(j, metric_defs[MET_MODEL_TICK_WALKS].name, t->tick_walks);
-		json_dbl(j, metric_defs[MET_MODEL_MERGED_WALKS].name, t->merged);
-		json_obj_close(j);
-	}
+	timing_cells_json(j, v->tim[NROWS - 1]);
 	json_obj_close(j);
 }
 
@@ -249,6 +256,11 @@ static void table_json(const struct table_view *v)
 		json_dbl(&j, "shared_ratio", v->shared[i] / pub_shared[i]);
 		if (v->beside)
 			json_dbl(&j, "native_normal", v->nat[i]);
+		if (v->tc->sim.timing && !v->native) {
+			json_obj_open(&j, "timing");
+			timing_cells_json(&j, v->tim[i]);
+			json_obj_close(&j);
+		}
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
@@ -308,7 +320,7 @@ static void timing_print(const struct table_view *v, int figures)
 		return;
 	}
 	for (int k = 0; k < 2; k++) {
-		const struct table_timing *t = &v->tim[k];
+		const struct table_timing *t = &v->tim[NROWS - 1][k];
 
 		printf("timed %s at %llu rounds, seed %llu: %.0f cycles (%.4g s), stall cycles %.0f; "
 		       "%.0f ticks: %.0f kernel accesses, %.0f misses, %.0f walks; merged walks %.0f\n",

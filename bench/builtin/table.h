@@ -39,7 +39,7 @@ struct table_cfg {
 	struct sim_cfg sim;
 };
 
-/* What the timed engine gave one column's last row (seed tc->seed): NAN when not timed. */
+/* What the timed engine gave one cell (seed tc->seed): NAN when not timed. */
 struct table_timing {
 	double cycles, stall_cycles, ticks, tick_accesses, tick_misses, tick_walks, merged;
 };
@@ -51,11 +51,12 @@ struct sysinfo;
  * Both model columns: each cell the median over seeds tc->seed ..
  * tc->seed + tc->seeds - 1 of dTLB-load-misses. Stores every run in db
  * (when not NULL); fills the lowest and highest per-seed slope, and
- * tim[0] (normal), tim[1] (shared). Returns EX_OK or EX_FAIL (reported).
+ * tim[row][0] (normal), tim[row][1] (shared) at seed tc->seed. Returns
+ * EX_OK or EX_FAIL (reported).
  */
 int table_model_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
 		     double *normal, double *shared, double *slope_min, double *slope_max,
-		     struct table_timing tim[2]);
+		     struct table_timing tim[][2]);
 
 /* Whether the model can run the table's cells as tc sets them (the
  * first cell prepared as sim would): 0, or -EINVAL etc. with the reason

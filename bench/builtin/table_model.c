@@ -135,12 +135,12 @@ static void timing_of(const struct run_result *res, struct table_timing *t)
  * show for the same runs. The runs are simulated on every CPU
  * (lib/pool.h), then stored in one fixed order (seed, row, normal before
  * shared), so the stored order does not depend on the threads. Fills the
- * lowest and highest per-seed slope, and the timing of each column's last
- * row at the first seed.
+ * lowest and highest per-seed slope, and the timing of every cell at the
+ * first seed.
  */
 int table_model_rows(const struct table_cfg *tc, const struct sysinfo *si, struct store *db,
 		     double *normal, double *shared, double *slope_min, double *slope_max,
-		     struct table_timing tim[2])
+		     struct table_timing tim[][2])
 {
 	unsigned n = (unsigned)tc->seeds * NROWS * 2;
 	struct table_jobs js = { .tc = tc, .si = si, .job = calloc(n, sizeof(*js.job)) };
@@ -182,8 +182,8 @@ int table_model_rows(const struct table_cfg *tc, const struct sysinfo *si, struc
 		vals[((unsigned)i * 2 + (unsigned)jb->shared) * ns + (unsigned)k] = v;
 		if (!jb->shared)
 			one[i] = v;
-		if (k == 0 && i == NROWS - 1)
-			timing_of(&jb->res, &tim[jb->shared]);
+		if (k == 0)
+			timing_of(&jb->res, &tim[i][jb->shared]);
 		if (jb->shared && i == NROWS - 1) {
 			v = table_slope(one);
 			if (k == 0 || v < *slope_min)

@@ -132,6 +132,33 @@ test_expect_success "a table cell is the matching sim --timing run: cell, misses
 	test "$(metric "$TMPD/cell.json" model-ticks)" -gt 0
 EOT
 
+# every row's timed cells are its stored runs' metrics, the last row's also
+# the top-level "timing"; an untimed table has no row timing
+test_expect_success "table --timing --json: each row's cells are their stored runs" - <<-\EOT
+	test_is "$(jq '[.rows[] | select(.timing.normal and .timing.shared)] | length' "$TMPD/table.json")" 7 &&
+	test_is "$(jq -c '.rows[-1].timing' "$TMPD/table.json")" \
+		"$(jq -c '.timing | {normal, shared}' "$TMPD/table.json")" &&
+	for i in 0 1 2 3 4 5 6; do
+		r=$(jq ".rows[$i].rounds" "$TMPD/table.json") &&
+		for col in normal shared; do
+			case $col in normal) sc=0 ;; *) sc=1 ;; esac &&
+			id=$(jq --argjson r "$r" --argjson sc "$sc" \
+				'[.runs[] | select(.cell | split(" ") | index(["rounds=\($r)"]) and
+				index(["sharedctx=\($sc)"]))] | .[0].run_id' "$TMPD/truns.json") &&
+			test "$id" != null &&
+			"$SGABENCH" show "$id" --db "$tdb" --json >"$TMPD/rcell.json" &&
+			for m in $new; do
+				test_is "$(jq -r --arg n "$m" --arg c "$col" ".rows[$i].timing[\$c][\$n]" "$TMPD/table.json")" \
+					"$(metric "$TMPD/rcell.json" "$m")" || return 1
+			done || return 1
+		done || return 1
+	done &&
+	"$SGABENCH" table --backend model --working-set 8m --startup 0 --seeds 1 --no-store --json \
+		>"$TMPD/untimed.json" 2>/dev/null;
+	test_is "$(jq '[.rows[] | select(has("timing"))] | length' "$TMPD/untimed.json")" 0 &&
+	test_is "$(jq .timing "$TMPD/untimed.json")" null
+EOT
+
 test_expect_success "table refuses with exit 2 what sim refuses, before any run" - <<-\EOT
 	refuse 2 "jitter must be 0" table --backend model --timing --jitter 16 --no-store &&
 	refuse 2 "need --timing" table --backend model --hz 100 --no-store &&
