@@ -176,6 +176,23 @@ static void table_judge(struct table_view *v)
 	v->ok_all = v->ok_slope && v->ok_flat && v->ok_first && v->ok_cells;
 }
 
+/* "--a, --b ... and --jitter": the options a native table refuses, the
+ * user-facing rows of model_timing_opts (derived rows have no help) and
+ * --jitter, in that order. */
+static void model_knob_names(char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (const struct opt *o = model_timing_opts; o->name && len < n; o++)
+		if (!(o->flags & OPT_DERIVED))
+			len += (size_t)snprintf(buf + len, n - len, "--%s, ", o->name);
+	if (len >= 2 && len < n) {
+		len -= 2;	/* the last ", " becomes " and " */
+		snprintf(buf + len, n - len, " and --jitter");
+	}
+}
+
 /* The walk a timed cell stalls for: --walk-cycles, else the machine's. */
 static double timed_walk(const struct table_view *v)
 {
@@ -377,6 +394,7 @@ int cmd_table(int argc, char **argv)
 	struct sysinfo si;
 	struct store *db = NULL;
 	int ret, knobs;
+	char knob_names[256];
 
 	tc.jitter = TABLE_JITTER_UNSET;
 	ret = opt_parse(table_opts, &tc, argc, argv, "table", "[OPTIONS]", NULL, NULL);
@@ -390,9 +408,9 @@ int cmd_table(int argc, char **argv)
 	/* the model's knobs would be ignored by a native table: refused, not dropped */
 	knobs = tc.sim.timing || tc.sim.hz || tc.sim.tick_entries || tc.sim.access_cycles ||
 		tc.sim.inflight || tc.sim.walk_cycles >= 0 || tc.jitter_given;
+	model_knob_names(knob_names, sizeof(knob_names));
 	if (knobs && tc.backend == TABLE_NATIVE) {
-		error("table: --timing, --walk-cycles, --hz, --tick-entries, --access-cycles, --inflight and"
-		      " --jitter are the model's: not with --backend native");
+		error("table: %s are the model's: not with --backend native", knob_names);
 		return EX_USAGE;
 	}
 	sysinfo_collect(&si);
@@ -405,9 +423,8 @@ int cmd_table(int argc, char **argv)
 	}
 	v.native = tc.backend == TABLE_NATIVE || (tc.backend == TABLE_AUTO && !v.reason);
 	if (knobs && v.native) {
-		error("table: --timing, --walk-cycles, --hz, --tick-entries, --access-cycles, --inflight and"
-		      " --jitter are the model's, and --backend auto chose native here (this machine counts"
-		      " dTLB misses and has a shared context): give --backend model");
+		error("table: %s are the model's, and --backend auto chose native here (this machine counts"
+		      " dTLB misses and has a shared context): give --backend model", knob_names);
 		return EX_USAGE;
 	}
 	if (!v.native && table_model_check(&tc, &si, v.why, sizeof(v.why))) {

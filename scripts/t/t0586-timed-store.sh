@@ -168,8 +168,8 @@ test_expect_success "table --backend native refuses the model's knobs (exit 2), 
 	for a in --timing "--hz 100" "--tick-entries 3" "--access-cycles 2" "--inflight wait" \
 		"--walk-cycles 30" "--jitter 16"; do
 		# shellcheck disable=SC2086 # an option and its value
-		refuse 2 "are the model's: not with --backend native" table --backend native $a --no-store ||
-			return 1
+		refuse 2 "are the model's: not with --backend native" table --backend native $a --no-store &&
+		grep -q -- "${a%% *}[ ,]" "$TMPD/r.err" || return 1
 	done
 EOT
 
