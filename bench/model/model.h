@@ -355,6 +355,16 @@ int model_simulate(const struct model_machine *m, const struct model_run *r,
  * variable only so that tests can force the hash indexes with 0. */
 extern uint64_t model_loc_limit;
 
+/* Whether the fast simulator may run narrow LRU levels by vector compares
+ * (vec.c; 1, the default): the counts are the same either way, so only
+ * tests set it to 0, to compare. model_vec_runs counts the runs of
+ * periods made so (atomically: --jobs threads), so that they can tell the
+ * path was taken. */
+extern int model_vec;
+extern uint64_t model_vec_runs;
+/* Whether this CPU can take that path at all (x86-64 with SSE4.1). */
+int model_vec_available(void);
+
 /*
  * model_simulate() that calls fn(arg, done, total) every 2^20 issue slots
  * or so, with the accesses accounted so far and in all; fn may be NULL.

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "model/access.h"
+#include "model/vec.h"
 
 /*
  * One access without a loc table: probe the levels in order through their
@@ -211,6 +212,8 @@ void run_periods(struct fcore *c, uint64_t periods)
 
 	for (unsigned u = 0; u < c->nlv; u++)
 		pow2 &= c->lv[u].pow2;
+	if (vec_periods(c, periods))
+		return;
 	if (!c->loc) {
 		for (uint64_t p = 0; p < periods; p++)
 			for (unsigned s = 0; s < c->nflat / c->reps; s++)
