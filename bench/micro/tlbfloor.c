@@ -3,7 +3,7 @@
  * a minimal hand-written loop for one geometry, to set beside the model's
  * rate on the same run (scripts/bench-model, section 4).
  *
- *   tlbfloor rows|simd PATTERN TASKS PAGES ROUNDS SEED
+ *   tlbfloor rows|simd|stream PATTERN TASKS PAGES ROUNDS SEED
  *
  * TASKS tasks, each with its own stream of PAGES pages (wl_open, as
  * model/sim.c opens task i of TASKS), take one access each in turn on one
@@ -21,6 +21,8 @@
  *    recency order, most recent first, found by vector compares and
  *    moved to the front by a vector shift and blend.
  * Neither has dispatch, run-time geometry or counters but the two printed.
+ * A third, stream, makes the same streams and reads every page, and
+ * simulates nothing (it prints 0 misses): what any method pays first.
  *
  * Prints "accesses L1-misses L2-misses cpu-seconds" on one line.
  * Exit: 0 ok, 2 usage, 3 out of memory, a stream that would not open, or
@@ -81,6 +83,17 @@ struct floor {
 	/* simd: each set's ids + 1 (0: empty), most recent first */
 	uint32_t *set1, *set2;
 };
+
+/* One block of every task's pages, in turn, read and summed. */
+static uint64_t block_sum(unsigned ntasks, const uint32_t *buf)
+{
+	uint64_t sum = 0;
+
+	for (unsigned j = 0; j < CHUNK; j++)
+		for (unsigned t = 0; t < ntasks; t++)
+			sum += buf[(size_t)t * CHUNK + j];
+	return sum;
+}
 
 /* One block of CHUNK accesses of every task, in turn, by rows. */
 static void block_rows(struct floor *f, const uint32_t *buf)
@@ -188,14 +201,16 @@ int main(int argc, char **argv)
 	uint64_t pages, rounds, seed, n;
 	uint32_t *buf;
 	struct wl_stream *s;
-	int simd;
+	int simd, stream;
+	uint64_t sum = 0;
 	double t0, t1;
 
-	if (argc != 7 || (strcmp(argv[1], "rows") && strcmp(argv[1], "simd"))) {
-		fprintf(stderr, "usage: tlbfloor rows|simd PATTERN TASKS PAGES ROUNDS SEED\n");
+	if (argc != 7 || (strcmp(argv[1], "rows") && strcmp(argv[1], "simd") && strcmp(argv[1], "stream"))) {
+		fprintf(stderr, "usage: tlbfloor rows|simd|stream PATTERN TASKS PAGES ROUNDS SEED\n");
 		return 2;
 	}
-	simd = argv[1][0] == 's';
+	simd = strcmp(argv[1], "simd") == 0;
+	stream = strcmp(argv[1], "stream") == 0;
 	ops = workload_find(argv[2]);
 	f.ntasks = (unsigned)strtoul(argv[3], NULL, 10);
 	pages = strtoull(argv[4], NULL, 10);
@@ -246,10 +261,13 @@ int main(int argc, char **argv)
 			wl_fill(&s[t], buf + (size_t)t * CHUNK, CHUNK);
 		if (simd)
 			block_simd(&f, buf);
+		else if (stream)
+			sum += block_sum(f.ntasks, buf);
 		else
 			block_rows(&f, buf);
 	}
 	t1 = cpu_s();
+	__asm__ volatile("" : : "r"(sum));	/* the pages are read, not dropped */
 	printf("%llu %llu %llu %.6f\n", (unsigned long long)(n * f.ntasks), (unsigned long long)f.miss1,
 	       (unsigned long long)f.miss2, t1 - t0);
 	for (unsigned t = 0; t < f.ntasks; t++)

@@ -34,6 +34,13 @@ for case in "rows random 1 512 3 1" "rows random 8 2048 2 5" "rows zipf 4 1024 4
 	"
 done
 
+# the streams alone: every task's pages read, nothing simulated
+test_expect_success "tlbfloor stream: all accesses made, no misses claimed" '
+	"$floor" stream zipf 3 1024 2 4 >"$TMPD/floor.out" &&
+	read -r n m1 m2 _ <"$TMPD/floor.out" &&
+	test_is "$n" 6144 && test_is "$m1" 0 && test_is "$m2" 0
+'
+
 test_expect_success "tlbfloor refuses a bad argument with exit 2" '
 	rc=0; "$floor" rows random 0 512 1 1 2>"$TMPD/err" || rc=$?; test_is "$rc" 2 &&
 	grep -q "tasks not 1..256" "$TMPD/err" &&
