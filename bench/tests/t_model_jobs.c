@@ -6,17 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 #include "model/model.h"
+#include "model_same.h"
 #include "tap.h"
 
+/* The counts and, as one thread has them, the periods skipped. */
 static int same(const struct model_stats *a, const struct model_stats *b)
 {
-	if (a->ntasks != b->ntasks || a->skipped_accesses != b->skipped_accesses ||
-	    a->simulated_accesses != b->simulated_accesses || a->period_cycles != b->period_cycles)
-		return 0;
-	for (unsigned i = 0; i < a->ntasks; i++)
-		if (memcmp(&a->task[i], &b->task[i], sizeof(a->task[i])) != 0)
-			return 0;
-	return 1;
+	return a->skipped_accesses == b->skipped_accesses && a->simulated_accesses == b->simulated_accesses &&
+	       a->period_cycles == b->period_cycles && tasks_same(a, b);
 }
 
 /* jobs 2, 3 and 8 against 1 on m and r; *skipped += accesses skipped. */

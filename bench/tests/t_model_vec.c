@@ -8,17 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "model/model.h"
+#include "model_same.h"
 #include "tap.h"
-
-static int same(const struct model_stats *a, const struct model_stats *b)
-{
-	if (a->ntasks != b->ntasks)
-		return 0;
-	for (unsigned i = 0; i < a->ntasks; i++)
-		if (memcmp(&a->task[i], &b->task[i], sizeof(a->task[i])) != 0)
-			return 0;
-	return 1;
-}
 
 /* m, r simulated with the vector path, without it, and by the reference:
  * whether all three agree; *used: whether the vector path ran. */
@@ -35,7 +26,7 @@ static int three_agree(const struct model_machine *m, const struct model_run *r,
 	model_vec = 0;
 	if (!model_simulate(m, r, &rows)) {
 		if (!model_reference(m, r, &ref)) {
-			good = same(&v, &rows) && same(&v, &ref) && model_total_accesses(&v) > 0;
+			good = tasks_same(&v, &rows) && tasks_same(&v, &ref) && model_total_accesses(&v) > 0;
 			model_stats_free(&ref);
 		}
 		model_stats_free(&rows);
