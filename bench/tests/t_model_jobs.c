@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "model/model.h"
-#include "model_same.h"
+#include "tests/model_same.h"
 #include "tap.h"
 
 /* The counts and, as one thread has them, the periods skipped. */

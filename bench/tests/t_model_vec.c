@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "model/model.h"
-#include "model_same.h"
+#include "tests/model_same.h"
 #include "tap.h"
 
 /* m, r simulated with the vector path, without it, and by the reference:
