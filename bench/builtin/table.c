@@ -176,21 +176,27 @@ static void table_judge(struct table_view *v)
 	v->ok_all = v->ok_slope && v->ok_flat && v->ok_first && v->ok_cells;
 }
 
-/* "--a, --b ... and --jitter": the options a native table refuses, the
- * user-facing rows of model_timing_opts (derived rows have no help) and
- * --jitter, in that order. */
-static void model_knob_names(char *buf, size_t n)
+/*
+ * The model's options given to table (model_timing_opts' user-facing rows
+ * that are not at their default, and --jitter when given), as "--a",
+ * "--a and --b" or "--a, --b and --c" into buf. Returns how many.
+ */
+static unsigned model_knobs_given(const struct table_cfg *tc, char *buf, size_t n)
 {
+	const char *name[32];
+	unsigned k = 0;
 	size_t len = 0;
 
+	for (const struct opt *o = model_timing_opts; o->name && k < 31; o++)
+		if (!(o->flags & OPT_DERIVED) && !opt_is_default(o, &tc->sim))
+			name[k++] = o->name;
+	if (tc->jitter_given)
+		name[k++] = "jitter";
 	buf[0] = '\0';
-	for (const struct opt *o = model_timing_opts; o->name && len < n; o++)
-		if (!(o->flags & OPT_DERIVED))
-			len += (size_t)snprintf(buf + len, n - len, "--%s, ", o->name);
-	if (len >= 2 && len < n) {
-		len -= 2;	/* the last ", " becomes " and " */
-		snprintf(buf + len, n - len, " and --jitter");
-	}
+	for (unsigned i = 0; i < k && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s--%s", i == 0 ? "" : i + 1 == k ? " and " : ", ",
+					name[i]);
+	return k;
 }
 
 /* The walk a timed cell stalls for: --walk-cycles, else the machine's. */
@@ -393,7 +399,8 @@ int cmd_table(int argc, char **argv)
 	double unused[NROWS], t0;
 	struct sysinfo si;
 	struct store *db = NULL;
-	int ret, knobs;
+	int ret;
+	unsigned knobs;
 	char knob_names[256];
 
 	tc.jitter = TABLE_JITTER_UNSET;
@@ -406,11 +413,9 @@ int cmd_table(int argc, char **argv)
 	if (!tc.jitter_given)
 		tc.jitter = tc.sim.timing ? 0 : TABLE_JITTER_DEFAULT;
 	/* the model's knobs would be ignored by a native table: refused, not dropped */
-	knobs = tc.sim.timing || tc.sim.hz || tc.sim.tick_entries || tc.sim.access_cycles ||
-		tc.sim.inflight || tc.sim.walk_cycles >= 0 || tc.jitter_given;
-	model_knob_names(knob_names, sizeof(knob_names));
+	knobs = model_knobs_given(&tc, knob_names, sizeof(knob_names));
 	if (knobs && tc.backend == TABLE_NATIVE) {
-		error("table: %s are the model's: not with --backend native", knob_names);
+		error("table: %s %s the model's: not with --backend native", knob_names, knobs > 1 ? "are" : "is");
 		return EX_USAGE;
 	}
 	sysinfo_collect(&si);
@@ -423,8 +428,9 @@ int cmd_table(int argc, char **argv)
 	}
 	v.native = tc.backend == TABLE_NATIVE || (tc.backend == TABLE_AUTO && !v.reason);
 	if (knobs && v.native) {
-		error("table: %s are the model's, and --backend auto chose native here (this machine counts"
-		      " dTLB misses and has a shared context): give --backend model", knob_names);
+		error("table: %s %s the model's, and --backend auto chose native here (this machine counts"
+		      " dTLB misses and has a shared context): give --backend model", knob_names,
+		      knobs > 1 ? "are" : "is");
 		return EX_USAGE;
 	}
 	if (!v.native && table_model_check(&tc, &si, v.why, sizeof(v.why))) {

@@ -117,6 +117,10 @@ int opt_set(const struct opt *o, void *base, const char *val, const char *cmd);
 int opt_render(const struct opt *tab, const void *cfg, char *cell, size_t cell_len,
 	       char *json, size_t json_len);
 
+/* Whether row o's value in the configuration cfg is its default (.def,
+ * or 0 / none without one), compared as the cell writes values. */
+int opt_is_default(const struct opt *o, const void *cfg);
+
 /* Print "NAME<TAB>KEY" for every row of tab with a .cell: which word of
  * the cell each option (or derived value) writes. */
 void opt_cell_keys(FILE *f, const struct opt *tab);

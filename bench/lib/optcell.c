@@ -132,6 +132,11 @@ static int is_default(const struct opt *o, const char *field)
 	return same;
 }
 
+int opt_is_default(const struct opt *o, const void *cfg)
+{
+	return is_default(o, (const char *)cfg + o->off);
+}
+
 /* Write the value at field as member o->conf of the configuration. */
 static void conf_value(struct json *j, const struct opt *o, const char *field)
 {
