@@ -123,6 +123,23 @@ static void check_render(void)
 	ok(opt_parse(named_rows, &v, 3, argv, "t", "", NULL, NULL) == -EINVAL, "a derived row is no option");
 }
 
+/* opt_is_default(): a row's value against its .def, or 0 / none without one. */
+static void check_is_default(void)
+{
+	struct named v = { 0 };
+	char *argv[] = { "t", "--size", "4096", "--knob", "6", "--mode", "a" };
+
+	opt_defaults(named_rows, &v, "t");
+	ok(opt_is_default(&named_rows[0], &v) && opt_is_default(&named_rows[1], &v) &&
+	   opt_is_default(&named_rows[2], &v) && opt_is_default(&named_rows[4], &v) &&
+	   opt_is_default(&named_rows[5], &v), "opt_is_default: every row at its default after opt_defaults");
+	ok(opt_parse(named_rows, &v, 7, argv, "t", "", NULL, NULL) == 0, "parse --size 4096 --knob 6 --mode a");
+	ok(opt_is_default(&named_rows[0], &v), "--size 4096 is the default 4k, written otherwise");
+	ok(!opt_is_default(&named_rows[5], &v) && !opt_is_default(&named_rows[1], &v),
+	   "--knob 6 and --mode a are not the defaults 5 and b");
+	ok(opt_is_default(&named_rows[4], &v), "--extra not given is 0, its default without a .def");
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -186,5 +203,6 @@ int main(void)
 	ok(opt_choice_index("4k|2m|1g|thp", "thp") == 3, "choice index");
 	ok(opt_choice_index("4k|2m|1g|thp", "2") == -1, "choice prefix does not match");
 	check_render();
+	check_is_default();
 	return done_testing();
 }
