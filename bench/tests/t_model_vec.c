@@ -2,8 +2,8 @@
  * narrow LRU levels gives the counts of its rows path and of the
  * brute-force reference, bit for bit (every task's accesses, walks, probes,
  * misses and switches), and is taken: on random machines of one or two
- * such levels, on intel-skylake as make bench runs it, and against
- * physics. Off x86-64 (or without SSE4.1) the path is never taken, and
+ * such levels, on intel-skylake as make bench runs it (on 1, 2 and 3
+ * threads), and against physics. Off x86-64 (or without SSE4.1) the path is never taken, and
  * the tests say so and check the counts alone. */
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +33,28 @@ static int three_agree(const struct model_machine *m, const struct model_run *r,
 	}
 	model_vec = 1;
 	model_stats_free(&v);
+	return good;
+}
+
+/* m, r on 2 and 3 threads (each a core at a time, each core's vector
+ * path its own) against 1, the vector path on. */
+static int jobs_agree(const struct model_machine *m, const struct model_run *r)
+{
+	struct model_stats one, n;
+	int good;
+
+	model_vec = 1;
+	if (model_simulate_jobs(m, r, &one, NULL, NULL, 1))
+		return 0;
+	good = model_total_accesses(&one) > 0;
+	for (unsigned j = 2; good && j <= 3; j++) {
+		good = !model_simulate_jobs(m, r, &n, NULL, NULL, j);
+		if (good) {
+			good = tasks_same(&one, &n);
+			model_stats_free(&n);
+		}
+	}
+	model_stats_free(&one);
 	return good;
 }
 
@@ -111,6 +133,7 @@ static void skylake(void)
 		good = three_agree(&m, &r, &u);
 		ok(good && (u || !model_vec_available()), "intel-skylake, %s, 32 tasks over 2048 2m pages: "
 		   "vector path = rows = reference%s", pats[k], u ? " (vector path ran)" : "");
+		ok(jobs_agree(&m, &r), "intel-skylake, %s: the vector path on 2 and 3 threads = on 1", pats[k]);
 	}
 }
 
