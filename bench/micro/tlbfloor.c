@@ -1,7 +1,7 @@
 /*
  * tlbfloor.c - the least an exact TLB simulation of this kind costs here:
  * a minimal hand-written loop for one geometry, to set beside the model's
- * rate on the same run (scripts/bench-model, section 4).
+ * rate on the same run (scripts/bench-model, section 9).
  *
  *   tlbfloor rows|simd|stream PATTERN TASKS PAGES ROUNDS SEED
  *
@@ -10,10 +10,12 @@
  * core with Skylake's 2 MiB translation levels: an L1 of 8 sets of 4 ways
  * and an L2 of 128 sets of 12 ways, both LRU, set = page mod sets, every
  * task's pages its own entries. That is the model's
- *   sgabench sim --machine custom --tlb 'l1d:32,4way,lru,ps=2m;l2d:1536,12way,lru,ps=2m'
- *     --cores 1 --strands TASKS --tasks TASKS --page-size 2m
- *     --working-set PAGES*2m --pattern PATTERN --rounds ROUNDS --seed SEED
- * and the bench checks that both count the same misses. Two methods:
+ *   sgabench sim --machine ultrasparc-t2 --tlb 'l1d:32,4way,lru,ps=4m;l2d:1536,12way,lru,ps=4m'
+ *     --cores 1 --strands TASKS --tasks TASKS --page-size 4m
+ *     --working-set PAGES*4m --pattern PATTERN --rounds ROUNDS --seed SEED
+ * for TASKS up to 8 (T2 for its 8 strands a core, its levels replaced
+ * by Skylake's 2 MiB ones; the page size only names the entries), and
+ * t0572 checks that both count the same misses. Two methods:
  *  - rows, the model's: a row per (task, page) saying which way of each
  *    level holds it (0: none), a recency word of 4-bit way numbers per
  *    set, and the ids in the ways;
@@ -233,8 +235,10 @@ int main(int argc, char **argv)
 	f.set2 = aligned_alloc(64, L2_SETS * L2_WAYS * sizeof(uint32_t));
 	buf = malloc((size_t)f.ntasks * CHUNK * sizeof(*buf));
 	s = calloc(f.ntasks, sizeof(*s));
-	if (!f.loc || !f.set1 || !f.set2 || !buf || !s)
+	if (!f.loc || !f.set1 || !f.set2 || !buf || !s) {
+		fprintf(stderr, "tlbfloor: out of memory\n");
 		return 3;
+	}
 	memset(f.set1, 0, L1_SETS * L1_WAYS * sizeof(uint32_t));
 	memset(f.set2, 0, L2_SETS * L2_WAYS * sizeof(uint32_t));
 	for (unsigned t = 0; t < f.ntasks; t++) {
