@@ -203,9 +203,10 @@ static void periods_2(struct fcore *c, uint64_t periods)
 	}
 }
 
-/* periods_loc() compiled for the usual level counts and kinds (the
- * presets': set counts powers of two, but for zen2's L2), else with the
- * kinds read at run time. */
+/* vec_periods() (vec.c) when it takes the core (one or two narrow LRU
+ * levels), else periods_loc() compiled for the usual level counts and
+ * kinds (the presets': set counts powers of two, but for zen2's L2), else
+ * with the kinds read at run time. */
 void run_periods(struct fcore *c, uint64_t periods)
 {
 	int pow2 = 1;
