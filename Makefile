@@ -237,6 +237,9 @@ sga_share   := $(datadir)/sgabench
 # relpath FROM TO: the path of TO relative to directory FROM (both absolute).
 relpath = $$(realpath -m --relative-to='$(1)' '$(2)')
 
+# The report's sources, not its output (report/out/, which make run writes).
+REPORT_SRC := $(wildcard report/*.sh report/*.gp report/*.tsv)
+
 install: install-bin install-completion install-systemd $(if $(NO_DOC),,install-doc)
 
 install-bin: $(SGABENCH)
@@ -247,7 +250,7 @@ install-bin: $(SGABENCH)
 	$(INSTALL) -m 644 scripts/lib.sh scripts/config.sh '$(DESTDIR)$(sga_libexec)/scripts'
 	$(INSTALL) -m 644 scripts/configs/* '$(DESTDIR)$(sga_share)/configs'
 	$(INSTALL) -m 755 report/mkreport '$(DESTDIR)$(sga_share)/report'
-	$(INSTALL) -m 644 $(filter-out report/mkreport,$(wildcard report/*)) '$(DESTDIR)$(sga_share)/report'
+	$(INSTALL) -m 644 $(REPORT_SRC) '$(DESTDIR)$(sga_share)/report'
 	ln -sfn $(call relpath,$(sga_libexec)/scripts,$(sga_share)/configs) '$(DESTDIR)$(sga_libexec)/scripts/configs'
 	ln -sfn $(call relpath,$(sga_libexec),$(sga_share)/report) '$(DESTDIR)$(sga_libexec)/report'
 	for s in sweep nightly bisect; do \
