@@ -3,7 +3,9 @@
 # directory without the checkout: a 4k run (no hugepages), the model
 # table, a smoke sweep into a temporary database through the installed
 # sgabench-sweep (which finds its helpers relative to itself), the
-# XDG default database, the man pages and the bash completion.
+# XDG default database, the man pages and the bash completion; and an
+# install after make run (its report/out/ in the checkout) installs the
+# same report files.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -30,6 +32,23 @@ test_expect_success 'make install DESTDIR=... installs the tree' '
 		test -e "$dest/usr/local/$f" || echo "missing $f"
 	done >"$TMPD/missing" &&
 	test_is "$(cat "$TMPD/missing")" ""
+'
+
+# after make run the checkout holds the generated report (report/out/):
+# install takes the report's sources alone, as from a clean checkout
+test_expect_success 'make install beside a generated report/out installs the same report files' '
+	made=
+	if [ ! -e "$top/report/out" ]; then
+		mkdir "$top/report/out" && : >"$top/report/out/index.html" && made=1
+	fi &&
+	rc=0 &&
+	(cd "$top" && make --no-print-directory install-bin DESTDIR="$TMPD/dest2") >"$TMPD/out" 2>&1 || rc=$?
+	[ -z "$made" ] || rm -rf "$top/report/out"
+	test_is "$rc" 0 &&
+	test ! -e "$TMPD/dest2/usr/local/share/sgabench/report/out" &&
+	(cd "$dest/usr/local/share/sgabench/report" && ls) >"$TMPD/r1" &&
+	(cd "$TMPD/dest2/usr/local/share/sgabench/report" && ls) >"$TMPD/r2" &&
+	test_is "$(cat "$TMPD/r2")" "$(cat "$TMPD/r1")"
 '
 
 cd "$TMPD/elsewhere" || exit 1
