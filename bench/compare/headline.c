@@ -26,7 +26,9 @@ static int is_rate(const char *metric)
 /*
  * Row r's change in words into buf: "4.40 times slower (95 % CI 4.2-4.6,
  * p 5e-05)" from 1.5 times on, else "12.3 % higher (95 % CI 10.1-14.2 %,
- * p 0.0002)". A ratio below 1 is read as the factor 1 / ratio.
+ * p 0.0002)". A ratio below 1 is read as the factor 1 / ratio. An exact
+ * row (a deterministic backend's one run a side) has no interval and no
+ * test: "2.00 times higher (exact)".
  */
 void cmp_change_words(const struct cmp_row *r, char *buf, size_t len)
 {
@@ -37,6 +39,13 @@ void cmp_change_words(const struct cmp_row *r, char *buf, size_t len)
 
 	if (!isfinite(x) || x <= 0) {
 		snprintf(buf, len, "ratio %g (p %.2g)", x, r->mwu.p);
+		return;
+	}
+	if (r->exact) {
+		if (f >= 1.5)
+			snprintf(buf, len, "%.2f times %s (exact)", f, dir);
+		else
+			snprintf(buf, len, "%.3g %% %s (exact)", fabs(x - 1) * 100, dir);
 		return;
 	}
 	if (f >= 1.5) {
@@ -103,7 +112,9 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 		fprintf(f, "no regression on %s", machine_words(&c->rows[i], mw, sizeof(mw)) + strlen("machine "));
 	else
 		fprintf(f, "no regression across machines");
-	if (isfinite(lo))
+	if (isfinite(lo) && lo == hi)
+		fprintf(f, "; the smallest change each cell could resolve in these runs: %.3g %%", lo * 100);
+	else if (isfinite(lo))
 		fprintf(f, "; the smallest change each cell could resolve in these runs: %.2g %% to %.3g %%",
 			lo * 100, hi * 100);
 	if (none)
@@ -124,10 +135,13 @@ void cmp_print_headlines(const struct cmp *c, FILE *f)
 
 		if (r->v != V_REGRESSION && r->v != V_IMPROVEMENT)
 			continue;
+		/* no axis varies ("(the one cell)"): the machine alone names the cell */
 		cmp_cell_tokens(c, r->cell, 0, cell, sizeof(cell));
+		if (cell[0] == '(')
+			cell[0] = '\0';
 		cmp_change_words(r, words, sizeof(words));
-		fprintf(f, "%s: %s, %s: %s %s\n", stats_verdict_name(r->v),
-			machine_words(r, mw, sizeof(mw)), cell, r->metric, words);
+		fprintf(f, "%s: %s%s%s: %s %s\n", stats_verdict_name(r->v),
+			machine_words(r, mw, sizeof(mw)), cell[0] ? ", " : "", cell, r->metric, words);
 	}
 	for (size_t i = 0; i < c->nrows; i++)
 		if (first_of_machine(c, i))

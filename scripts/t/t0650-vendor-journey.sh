@@ -150,6 +150,19 @@ journey() {
 		test_is "$rc:$(jq -r '[.rows[] | "\(.test) \(.n_base) \(.n_cand) \(.ratio) \(.verdict)"] | join(",")' \
 			"$TMPD/out")" "1:exact 1 1 2 regression"
 	EOT
+	test_expect_success "$E: an exact answer's headline gives the change, no interval and no p" - <<-\EOT
+		run_sga compare --db "$D" --baseline label:designA --candidate label:designB --ignore-axis tlb \
+			--metric dtlb-walks
+		test_is "$rc:$(head -n 1 "$TMPD/out" | sed 's/machine [^ :]*/machine M/')" \
+			"1:regression: machine M: dtlb-walks 2.00 times higher (exact)" &&
+		run_sga compare --db "$D" --baseline label:designB --candidate label:designA --ignore-axis tlb \
+			--metric dtlb-walks
+		test_is "$rc:$(head -n 2 "$TMPD/out" | sed 's/machine [^ :]*/machine M/; s/on [^ ;]*;/on M;/' |
+			tr '\n' '|')" "0:improvement: machine M: dtlb-walks $(
+			)2.00 times lower (exact)|no regression on M; the smallest change each cell could resolve in $(
+			)these runs: 2 %; 1 improvement|" &&
+		! grep -q nan "$TMPD/out"
+	EOT
 	test_expect_success "$E: designs that vary by cell: each cell's pair below the table" - <<-\EOT
 		for r in "X $tlb_a 2" "X $tlb_b 4" "Y $tlb_b 2" "Y $tlb_a 4"; do
 			set -- $r
