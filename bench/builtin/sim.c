@@ -77,7 +77,8 @@ static int prepare(const void *cfg, const struct sysinfo *si, void **plan, char 
 /* `sim --sweep-entries`: the model's rows and these; nothing is stored. */
 struct sweep_cfg {
 	struct sim_cfg sim;
-	int json, csv, quiet, no_store;
+	int json, csv, quiet, no_store, verbose, cell_keys;
+	const char *label, *db;
 };
 
 #define SW(f) offsetof(struct sweep_cfg, f)
@@ -86,8 +87,44 @@ static const struct opt sweep_out_rows[] = {
 	{ .name = "csv", .type = OPT_FLAG, .off = SW(csv), .help = "print the curve as CSV" },
 	{ .name = "quiet", .type = OPT_FLAG, .off = SW(quiet), .help = "print nothing but errors (and --json/--csv)" },
 	{ .name = "no-store", .type = OPT_FLAG, .off = SW(no_store), .help = "accepted: a sweep stores nothing" },
+	/* sim's options for a stored run: parsed so that they are refused by name */
+	{ .name = "label", .type = OPT_STR, .off = SW(label) },
+	{ .name = "db", .type = OPT_STR, .off = SW(db) },
+	{ .name = "verbose", .type = OPT_FLAG, .off = SW(verbose) },
+	{ .name = "cell-keys", .type = OPT_FLAG, .off = SW(cell_keys) },
 	{ NULL },
 };
+
+/*
+ * The options a sweep cannot honour, as "--a" or "--a, --b and --c" into
+ * buf: those of a stored run, and the timed engine's (model_timing_opts but
+ * --walk-cycles, which only prices est-*: a sweep's one pass is the untimed
+ * model's). Returns how many.
+ */
+static unsigned sweep_refused(const struct sweep_cfg *w, char *buf, size_t n)
+{
+	const char *name[40];
+	unsigned k = 0;
+	size_t len = 0;
+
+	for (const struct opt *o = model_timing_opts; o->name && k < 32; o++)
+		if (!(o->flags & OPT_DERIVED) && strcmp(o->name, "walk-cycles") != 0 &&
+		    !opt_is_default(o, &w->sim))
+			name[k++] = o->name;
+	if (w->label)
+		name[k++] = "label";
+	if (w->db)
+		name[k++] = "db";
+	if (w->verbose)
+		name[k++] = "verbose";
+	if (w->cell_keys)
+		name[k++] = "cell-keys";
+	buf[0] = '\0';
+	for (unsigned i = 0; i < k && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s--%s", i == 0 ? "" : i + 1 == k ? " and " : ", ",
+					name[i]);
+	return k;
+}
 
 /* "A..B" into lo, hi. Returns 0 or -EINVAL. */
 static int parse_range(const char *s, unsigned *lo, unsigned *hi)
@@ -221,6 +258,11 @@ static int sweep_cmd(int argc, char **argv)
 	}
 	if (w.sim.reference) {
 		error("sim: --sweep-entries and --reference exclude each other (a sweep has its own pass)");
+		goto out;
+	}
+	if (sweep_refused(&w, err, sizeof(err))) {
+		error("sim: --sweep-entries does not take %s: a sweep is one pass of the untimed model, "
+		      "and stores nothing; run the sizes one by one for those", err);
 		goto out;
 	}
 	if (!w.sim.machine)

@@ -66,4 +66,14 @@ test_expect_success "refused with exit 2: NRU, tag none, a bad range, with --ref
 	refuse 2 "exclude each other" sim --machine amd-zen2 --sweep-entries 8..16 --reference
 EOT
 
+test_expect_success "refused with exit 2, each named: the timed engine's options and a stored run's" - <<-\EOT
+	refuse 2 "does not take --timing: a sweep is one pass of the untimed model" \
+		sim --machine amd-zen2 --sweep-entries 8..16 --timing &&
+	refuse 2 "does not take --timing, --hz and --inflight:" \
+		sim --machine amd-zen2 --sweep-entries 8..16 --timing --hz 250 --inflight wait &&
+	refuse 2 "does not take --label and --db: .* stores nothing" \
+		sim --machine amd-zen2 --sweep-entries 8..16 --label x --db "$TMPD/never.db" &&
+	! test -e "$TMPD/never.db"
+EOT
+
 test_done
