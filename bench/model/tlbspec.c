@@ -97,66 +97,114 @@ int model_check_part(const struct model_level *lv, char *err, size_t errlen)
 	return 0;
 }
 
-/* Parse one "name:entries,assoc,repl[,ps=..][,part=..][,hit=N]" into lv. */
+#define LEVEL_GRAMMAR "NAME:ENTRIES[,full|Nway][,lru|nru|random][,ps=4k+2m+1g>2m][,part=4k:8+2m:2]" \
+	"[,index=mod|hash][,hit=N]"
+
+/* Whether c may be in a level's name: it becomes an event name and a
+ * word of the cell (no space, '=', ';' or ','). */
+static int name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.';
+}
+
+/*
+ * Parse one "name:entries[,assoc][,repl][,ps=..][,part=..][,index=..][,hit=N]"
+ * into lv: the associativity defaults to full, the replacement to lru;
+ * each field at most once. An error names the field.
+ */
 static int parse_level(const char *s, size_t l, struct model_level *lv, char *err, size_t errlen)
 {
-	const char *colon = memchr(s, ':', l), *p, *end = s + l;
+	const char *colon = memchr(s, ':', l), *p, *end = s + l, *why = "";
+	unsigned seen = 0;
 	int field = 0;
+	char f[96] = "";
 
 	memset(lv, 0, sizeof(*lv));
 	lv->psz_mask = (1u << PSZ_N) - 1;
 	lv->repl = REPL_LRU;
 	if (!colon || colon == s || (size_t)(colon - s) >= sizeof(lv->name)) {
-		snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,ASSOC,REPLACEMENT", (int)l, s);
+		snprintf(err, errlen, "'%.*s': expected " LEVEL_GRAMMAR, (int)l, s);
 		return -EINVAL;
 	}
+	for (const char *c = s; c < colon; c++)
+		if (!name_char(*c)) {
+			snprintf(err, errlen, "'%.*s': a level's name is letters, digits, '-', '_' and '.'",
+				 (int)(colon - s), s);
+			return -EINVAL;
+		}
 	memcpy(lv->name, s, colon - s);
 	for (p = colon + 1; p < end; field++) {
 		const char *q = memchr(p, ',', end - p);
 		size_t fl = q ? (size_t)(q - p) : (size_t)(end - p);
-		char f[96];
+		unsigned kind;
 		char *e;
 
-		if (fl == 0 || fl >= sizeof(f))
+		if (fl == 0 || fl >= sizeof(f)) {
+			snprintf(f, sizeof(f), "%.*s", (int)(fl < 40 ? fl : 40), p);
+			why = fl ? "too long" : "empty";
 			goto bad;
+		}
 		memcpy(f, p, fl);
 		f[fl] = '\0';
 		if (field == 0) {
 			unsigned long v = strtoul(f, &e, 10);
 
-			if (*e || v < 1 || v > 1u << 20)
+			why = "the entries: a count from 1 to 1048576";
+			if (*e || v < 1 || v > 1u << 20 || !isdigit((unsigned char)f[0]))
 				goto bad;
 			lv->entries = (unsigned)v;
+			kind = 0;
 		} else if (strcmp(f, "full") == 0) {
 			lv->ways = 0;
+			kind = 1;
 		} else if (isdigit((unsigned char)f[0]) && strstr(f, "way")) {
 			unsigned long v = strtoul(f, &e, 10);
 
-			if (strcmp(e, "way") || v < 1)
+			why = "the ways: Nway, N from 1";
+			if (strcmp(e, "way") || v < 1 || v > 1u << 20)
 				goto bad;
 			lv->ways = (unsigned)v;
+			kind = 1;
 		} else if (strcmp(f, "lru") == 0 || strcmp(f, "nru") == 0 ||
 			   strcmp(f, "random") == 0) {
 			lv->repl = f[0] == 'l' ? REPL_LRU : f[0] == 'n' ? REPL_NRU : REPL_RANDOM;
+			kind = 2;
 		} else if (strncmp(f, "ps=", 3) == 0) {
+			why = "page sizes joined by + (4k, 8k, 16k, 64k, 512k, 2m, 4m, 32m, 256m, 512m, 1g, 2g, "
+			      "16g), a larger one held as a smaller with >";
 			if (parse_psz_list(f + 3, strlen(f + 3), lv))
 				goto bad;
+			kind = 3;
 		} else if (strncmp(f, "part=", 5) == 0) {
+			why = "ways per page size, SIZE:WAYS joined by +";
 			if (parse_part(f + 5, lv))
 				goto bad;
+			kind = 4;
 		} else if (strcmp(f, "index=hash") == 0 || strcmp(f, "index=mod") == 0) {
 			lv->hashed = f[6] == 'h';
+			kind = 5;
 		} else if (strncmp(f, "hit=", 4) == 0) {
+			why = "cycles of a hit, a number from 0";
 			lv->hit_cycles = strtod(f + 4, &e);
-			if (*e || lv->hit_cycles < 0)
+			if (!f[4] || *e || !(lv->hit_cycles >= 0) || lv->hit_cycles > 1e6)
 				goto bad;
+			kind = 6;
 		} else {
+			why = "not a field (the lowercase words of the grammar)";
 			goto bad;
 		}
+		if (seen & (1u << kind)) {
+			why = "given twice (each field at most once)";
+			goto bad;
+		}
+		seen |= 1u << kind;
 		p += fl + 1;
 	}
-	if (!lv->entries)
+	if (!lv->entries) {
+		snprintf(f, sizeof(f), "%s", lv->name);
+		why = "no entries";
 		goto bad;
+	}
 	/* entries not a multiple of the ways: floor(entries / ways) sets
 	 * (model_level_sets()), the remainder not modelled */
 	if (lv->ways > lv->entries) {
@@ -173,8 +221,7 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 	}
 	return model_check_part(lv, err, errlen);
 bad:
-	snprintf(err, errlen, "'%.*s': expected NAME:ENTRIES,full|Nway,lru|nru|random[,ps=4k+2m+1g>2m][,part=4k:8+2m:2][,index=mod|hash][,hit=N]",
-		 (int)l, s);
+	snprintf(err, errlen, "'%.*s': '%s': %s; a level is " LEVEL_GRAMMAR, (int)l, s, f, why);
 	return -EINVAL;
 }
 
@@ -189,6 +236,10 @@ int model_parse_tlb(const char *spec, struct model_machine *m, char *err, size_t
 
 		if (n == MODEL_LEVELS) {
 			snprintf(err, errlen, "at most %d TLB levels", MODEL_LEVELS);
+			return -EINVAL;
+		}
+		if (l == 0 && semi) {
+			snprintf(err, errlen, "'%s': an empty level (levels are joined by one ';')", spec);
 			return -EINVAL;
 		}
 		if (parse_level(p, l, &m->level[n], err, errlen))

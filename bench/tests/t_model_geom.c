@@ -62,7 +62,7 @@ static int agree(const struct model_machine *m, const struct model_run *r, uint6
 static void parser(void)
 {
 	struct model_machine m;
-	char err[200];
+	char err[400];
 
 	memset(&m, 0, sizeof(m));
 	ok(model_parse_tlb("l2d:2048,12way,lru", &m, err, sizeof(err)) == 0 && m.level[0].ways == 12 &&
@@ -71,6 +71,28 @@ static void parser(void)
 	   "more ways than entries refused: %s", err);
 	ok(model_parse_tlb("l2d:64,64way,lru", &m, err, sizeof(err)) == 0 && m.level[0].ways == 0,
 	   "as many ways as entries is fully associative");
+	ok(model_parse_tlb("l1d:64", &m, err, sizeof(err)) == 0 && m.level[0].ways == 0 &&
+	   m.level[0].repl == REPL_LRU, "associativity and replacement default to full and lru");
+	/* each error names the field it refuses, and why */
+	static const char *const bad[][2] = {
+		{ "l1d:0,full,lru", "'0': the entries" },
+		{ "l1d:1048577,full,lru", "'1048577': the entries" },
+		{ "l1d:64,full,lru,hit=-1", "'hit=-1': cycles of a hit" },
+		{ "l1d:64,4way,lru,index=foo", "'index=foo': not a field" },
+		{ "L1D:64,4WAY,LRU", "'4WAY': not a field" },
+		{ "l1d:64,full,lru,ps=3k", "'ps=3k': page sizes" },
+		{ "l1d:64,4way,lru,hit=5,hit=9", "'hit=9': given twice" },
+		{ "l1d:64,full,lru,lru", "'lru': given twice" },
+		{ "l1d:64,4way,8way", "'8way': given twice" },
+		{ "l1d:64,,lru", "'': empty" },
+		{ "a b:64,full,lru", "'a b': a level's name is" },
+		{ "a=b:64,full,lru", "'a=b': a level's name is" },
+		{ ";l1d:64", "an empty level" },
+		{ "l1d:64;;l2:512,8way", "an empty level" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(model_parse_tlb(bad[i][0], &m, err, sizeof(err)) != 0 && strstr(err, bad[i][1]),
+		   "'%s' refused: %s", bad[i][0], err);
 }
 
 /*
