@@ -142,7 +142,9 @@ enum metric_plot {
 	  NOISE_ONE_WAY, SCOPE_LOAD, "accesses/s", 0, \
 	  "model-accesses / model-wall-s: the model's own speed") \
 	X(MET_DTLB_MISSES_PER_ROUND, "dtlb-misses-per-round", "", DIR_LOWER, KIND_DERIVED, NOISE_BOTH, \
-	  SCOPE_RUN, "misses/round", 0, "modelled page walks of all tasks / rounds") \
+	  SCOPE_RUN, "misses/round", 0, \
+	  "dTLB-load-misses of all tasks / rounds, the event as the machine's Linux driver counts it " \
+	  "(page walks on SPARC, L1 refills on Neoverse N1); absent on a custom TLB, which has no driver") \
 	X(MET_EST_TRANSLATION_CYCLES, "est-translation-cycles", "", DIR_LOWER, KIND_DERIVED, \
 	  NOISE_BOTH, SCOPE_RUN, "cycles", 0, \
 	  "estimated cycles spent in address translation (assumed walk costs)") \
