@@ -25,9 +25,8 @@
 /*
  * The settings a custom TLB (--tlb, no preset) took by default rather than
  * from the command line, as sim options with their values, into took
- * ("" when none): the machine and run sim_prepare built from c. Those that
- * change the counts; the walk cost only moves the est-* estimates, which
- * the output already calls assumed.
+ * ("" when none): the machine and run sim_prepare built from c: those that
+ * change the counts, and the costs behind the est-* estimates.
  */
 static void custom_defaults(const struct sim_cfg *c, const struct model_machine *m,
 			    const struct model_run *r, char *took, size_t len)
@@ -41,8 +40,13 @@ static void custom_defaults(const struct sim_cfg *c, const struct model_machine 
 		     (unsigned long long)(r->pages * model_psz_bytes(r->psz) >> 20));
 	if (!c->page)
 		TOOK("--page-size %s", model_psz_name(r->psz));
-	if (!c->cores)
-		TOOK("--cores %u (%u strands each: more tasks take turns)", m->cores, m->strands);
+	if (!c->cores || !c->strands)
+		TOOK("--cores %u --strands %u (%u tasks on %u strands%s)", m->cores, m->strands, r->ntasks,
+		     m->cores * m->strands, r->ntasks > m->cores * m->strands ?
+		     ": they take turns every --quantum accesses" : "");
+	if (c->walk_cycles < 0)
+		TOOK("--walk-cycles %g (est-* only: walks at an assumed %g GHz, hits free unless hit=)",
+		     m->walk_cycles, m->ghz);
 	if (!c->tag)
 		TOOK("--tag %s", opt_choice_name(MODEL_TAG_CHOICES, m->tag, tag, sizeof(tag)));
 }

@@ -129,7 +129,8 @@ static const struct opt model_opts[] = {
 	  .cell = "place", .cell_at = 6, .conf = "place" },
 	{ .name = "strands", .type = OPT_UINT, .off = O(strands), .min = 1, .max = 4096,
 	  .metavar = "N", .defhelp = "all",
-	  .help = "strands per core the tasks may use (at most the machine's)",
+	  .help = "strands per core the tasks may use (at most the machine's); a custom TLB has as many "
+		  "as given, 2 unless told",
 	  .conf = "strands" },
 	{ .name = "jitter", .type = OPT_UINT, .off = O(jitter), .max = 1u << 20,
 	  .metavar = "N", .defhelp = "0 (lockstep)",

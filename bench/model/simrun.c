@@ -132,6 +132,9 @@ static int sim_machine(const struct sim_cfg *c, const struct sysinfo *si, struct
 			snprintf(err, errlen, "--machine custom needs --tlb");
 			return -EINVAL;
 		}
+		/* a design has the strands it is given (2 unless told) */
+		if (c->strands)
+			m->strands = (unsigned)c->strands;
 	} else if (model_preset_find(c->machine, m)) {
 		snprintf(err, errlen, "unknown machine '%s' (one of %s|host|custom|list)", c->machine,
 			 model_preset_names());
@@ -350,7 +353,7 @@ static void driver_event(const struct model_machine *m, const struct model_run *
 	uint64_t n;
 
 	if (model_count_of(m, r, t, c, &n))
-		v->state = EV_UNSUPPORTED;
+		v->state = strcmp(m->name, "custom") == 0 ? EV_NO_DRIVER : EV_UNSUPPORTED;
 	else
 		counted(v, n);
 }
