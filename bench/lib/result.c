@@ -18,6 +18,7 @@ static const char *const state_names[EV_NSTATES] = {
 	[EV_MULTIPLEXED_OUT] = "multiplexed-out",
 	[EV_NOT_MODELLED] = "not-modelled",
 	[EV_READS_ZERO] = "pmu-reads-zero",
+	[EV_NO_DRIVER] = "no-driver",
 };
 
 const char *ev_state_name(int state)

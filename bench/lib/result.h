@@ -24,6 +24,8 @@ enum ev_state {
 	EV_READS_ZERO,		/* opened, but the PMU counts nothing: cycles or
 				 * instructions read 0 while the task ran (a VM
 				 * whose virtual PMU is a stub) */
+	EV_NO_DRIVER,		/* a generic event on a model without a CPU (a
+				 * custom TLB): no Linux driver defines it */
 	EV_NSTATES
 };
 

@@ -27,6 +27,7 @@ const char *perf_state_text(int state)
 	case EV_MULTIPLEXED_OUT: return "not counted: never scheduled on the PMU (multiplexed out)";
 	case EV_NOT_MODELLED: return "not counted: the model does not simulate it";
 	case EV_READS_ZERO: return "not counted: the PMU opened but counts nothing (cycles or instructions read 0)";
+	case EV_NO_DRIVER: return "not counted: a custom TLB has no CPU, so no Linux driver defines it";
 	default: return "counted";
 	}
 }

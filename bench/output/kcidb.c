@@ -8,7 +8,7 @@
  * (often 20 of them) is not repeated in every path. The full cell is in
  * the test's misc. Status:
  * DONE for a value, ERROR for a failed run, SKIP for a counter this machine
- * cannot count (unsupported, no-pmu, pmu-reads-zero, not-modelled), MISS
+ * cannot count (unsupported, no-pmu, pmu-reads-zero, not-modelled, no-driver), MISS
  * for one the harness could have counted with other settings (permission,
  * multiplexed-out). A number's unit is the registry's KCIDB unit.
  */

@@ -65,7 +65,7 @@ const char *const store_migrations[] = {
 	"  raw INTEGER,				-- as read; NULL when missing\n"
 	"  enabled INTEGER,			-- ns, TOTAL_TIME_ENABLED\n"
 	"  running INTEGER,			-- ns, TOTAL_TIME_RUNNING\n"
-	"  missing TEXT,				-- NULL, or unsupported|permission|no-pmu|multiplexed-out|not-modelled|pmu-reads-zero\n"
+	"  missing TEXT,				-- NULL, or unsupported|permission|no-pmu|multiplexed-out|not-modelled|pmu-reads-zero|no-driver\n"
 	"  PRIMARY KEY (run_id, task, event),\n"
 	"  CHECK ((value IS NULL) = (missing IS NOT NULL))\n"
 	");\n"

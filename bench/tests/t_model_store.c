@@ -202,6 +202,8 @@ static void counter_meanings(void)
 			      "--pattern", "random", "--page-size", "4k", "--working-set", "16m", "--rounds", "10", NULL };
 	const char *sky[] = { "sim", "--db", db, "--label", "sky", "--machine", "intel-skylake", "--tasks", "1",
 			      "--pattern", "random", "--page-size", "4k", "--working-set", "16m", "--rounds", "10", NULL };
+	const char *cust[] = { "sim", "--db", db, "--label", "cust", "--tlb", "l1d:64,4way,lru", "--cores", "1",
+			       "--tasks", "1", "--page-size", "4k", "--working-set", "1m", "--rounds", "2", NULL };
 	double want = 25600.0 * (1 - 48.0 / 256);
 	sqlite3 *h;
 	long long l1;
@@ -209,8 +211,12 @@ static void counter_meanings(void)
 	is_u64(call(cmd_sim, n1), EX_OK, "N1 random 1m of 4k pages stores a run");
 	is_u64(call(cmd_sim, zen), EX_OK, "Zen 2 random 16m stores a run");
 	is_u64(call(cmd_sim, sky), EX_OK, "Skylake random 16m stores a run");
+	is_u64(call(cmd_sim, cust), EX_OK, "a custom TLB stores a run");
 	if (sqlite3_open(db, &h) != SQLITE_OK)
 		return;
+	is_u64(q(h, "SELECT count(*) FROM value JOIN run ON run.id = value.run_id WHERE run.label = 'cust'"
+		   " AND event IN ('dTLB-loads', 'dTLB-load-misses') AND value IS NULL AND missing = 'no-driver'"), 2,
+	       "custom: the generic dTLB events stored as missing, no-driver (no CPU defines them), never 0");
 	l1 = ev(h, "n1", "dTLB-load-misses");
 	ok(l1 > 0.99 * want && l1 < 1.01 * want + 256, "N1: dTLB-load-misses %lld are L1 refills, "
 	   "1 - 48/256 of 25600 (arm64 perf_event.c:66)", l1);
