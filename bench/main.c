@@ -111,10 +111,13 @@ static int help(const char *name)
 	if (c) {
 		char *av[] = { (char *)c->name, (char *)"--help", NULL };
 
+		fprintf(stderr, "sgabench: no manual page %s%s here: its --help follows ('make doc' builds the "
+			"pages from a checkout)\n", page, has_man ? "" : " (man is not installed)");
 		return builtin_exit(c->fn(2, av));
 	}
 	error("help: no command or topic '%s'%s", name, has_man ? "" : " (and man is not installed)");
-	hint("run 'sgabench --help' for the list of commands");
+	hint("a topic is a manual page (model, statistics, config, metrics, ...): 'make doc' builds them "
+	     "from a checkout; 'sgabench --help' lists the commands");
 	return EX_USAGE;
 }
 

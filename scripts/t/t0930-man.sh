@@ -94,8 +94,15 @@ test_expect_success ASCIIDOCTOR,MAN 'help CMD opens the page built beside the bi
 
 test_expect_success 'help CMD without man prints the --help' '
 	mkdir -p "$TMPD/noman" &&
-	PATH="$TMPD/noman" "$SGABENCH" help sysinfo >"$TMPD/out" 2>&1 &&
-	grep -q "^usage: sgabench sysinfo" "$TMPD/out"
+	PATH="$TMPD/noman" "$SGABENCH" help sysinfo >"$TMPD/out" 2>"$TMPD/err" &&
+	grep -q "^usage: sgabench sysinfo" "$TMPD/out" &&
+	test_is "$(cat "$TMPD/err")" "sgabench: no manual page sgabench-sysinfo (man is not installed) here: $(
+		)its --help follows ('"'"'make doc'"'"' builds the pages from a checkout)"
+'
+test_expect_success 'a topic without its page says how to build the pages' '
+	mkdir -p "$TMPD/noman" &&
+	rc=0 && PATH="$TMPD/noman" "$SGABENCH" help model 2>"$TMPD/err" || rc=$?
+	test_is "$rc" 2 && grep -q "a topic is a manual page (model, statistics, config" "$TMPD/err"
 '
 
 test_expect_success 'help of no command or topic is a usage error' '
