@@ -191,8 +191,10 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		goto out;
 	}
 	/* Open the store first: a bad --db fails before any work is done. */
-	if (!o->no_store && (ret = store_open(o->db, &db)) != 0)
+	if (!o->no_store && (ret = store_open(o->db, &db)) != 0) {
+		ret = builtin_exit(ret);
 		goto out;
+	}
 	br->label = o->label;
 	br->t0 = t0;
 	ret = builtin_exit(backend_run_plan(be, plan, &si, db, br));

@@ -33,6 +33,36 @@ int store_is_pg_uri(const char *path)
 }
 
 /*
+ * Refuse a path that cannot name a database before anything is created:
+ * an address of another scheme (a misspelt postgresql://, which would
+ * otherwise become a local file), or a directory. Returns 0 or -EINVAL.
+ */
+static int path_usable(const char *path)
+{
+	struct stat st;
+
+	if (strstr(path, "://") || strncmp(path, "postgresql:", 11) == 0 || strncmp(path, "postgres:", 9) == 0) {
+		error("'%s' is not a database address", path);
+		hint("a server is postgresql://[USER@][HOST][:PORT]/DATABASE (or postgres://); "
+		     "an SQLite database is a file's path");
+		return -EINVAL;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error("'%s' is a directory, not a database", path);
+		hint("give a file's path, e.g. '%s/sgabench.db'", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The error for a file that SQLite cannot read as a database. */
+static void not_sqlite(const char *path)
+{
+	error("'%s' is not an SQLite database", path);
+	hint("give another --db, or the path of a file to create");
+}
+
+/*
  * Whether this binary is installed: it sits in a directory called bin
  * (/usr/bin, /usr/local/bin, ~/.local/bin, DESTDIR/usr/bin), where make
  * install and the package put it, and not in a checkout (bench/sgabench).
@@ -270,6 +300,8 @@ int store_open(const char *path, struct store **out)
 	path = store_resolve(path);
 	if (store_is_pg_uri(path))
 		return pg_open(path, 1, out);
+	if (path_usable(path))
+		return -EINVAL;
 	/* only the default's directory (results/, or the XDG one when installed):
 	 * another missing directory is refused with a hint */
 	if (strcmp(path, default_path()) == 0)
@@ -277,6 +309,11 @@ int store_open(const char *path, struct store **out)
 	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s);
 	if (ret)
 		return ret;
+	if (user_version(s->db, &ret)) {
+		not_sqlite(path);
+		store_close(s);
+		return -EPROTONOSUPPORT;
+	}
 	if (set_wal(s) || store_exec(s, "PRAGMA synchronous = NORMAL")) {
 		error("cannot use database '%s'", path);
 		store_close(s);
@@ -333,6 +370,8 @@ int store_open_ro(const char *path, struct store **out)
 	path = store_resolve(path);
 	if (store_is_pg_uri(path))
 		return pg_open(path, 0, out);
+	if (path_usable(path))
+		return -EINVAL;
 	if (stat(path, &st) != 0) {
 		error("no database at '%s'", path);
 		hint("runs are stored by 'sgabench run'; or give --db PATH");
@@ -342,9 +381,13 @@ int store_open_ro(const char *path, struct store **out)
 	if (ret)
 		return ret;
 	db = s->db;
-	if (user_version(db, &v) || v < 1 || v > store_schema_version()) {
-		error("'%s' is not an sgabench database this version knows (schema %d)", path,
-		      user_version(db, &v) ? -1 : v);
+	if (user_version(db, &v)) {
+		not_sqlite(path);
+		store_close(s);
+		return -EPROTONOSUPPORT;
+	}
+	if (v < 1 || v > store_schema_version()) {
+		error("'%s' is not an sgabench database this version knows (schema %d)", path, v);
 		store_close(s);
 		return -EPROTONOSUPPORT;
 	}

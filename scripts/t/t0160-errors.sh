@@ -82,8 +82,32 @@ test_expect_success "run on a database from a newer sgabench: exit 3, as runs do
 	test_is "$rc" 3
 EOT
 echo "not sqlite" > "$TMPD/junk.db"
-run_sga run --page-size 4k --sga-size 8m --db "$TMPD/junk.db"
-test_expect_success "a file that is not a database: exit 1" 'test_is "$rc" 1'
+test_expect_success "a file that is not a database: exit 3 from run, sim and runs alike" - <<-\EOT
+	for c in "run --page-size 4k --sga-size 8m" "sim --rounds 1" "runs"; do
+		# shellcheck disable=SC2086
+		run_sga $c --db "$TMPD/junk.db" &&
+		test_is "$rc:$(head -n 1 "$TMPD/err")" "3:sgabench: error: '$TMPD/junk.db' is not an SQLite database" ||
+		return 1
+	done
+EOT
+mkdir -p "$TMPD/adir"
+test_expect_success "a directory as --db: exit 2, nothing made in it" - <<-\EOT
+	for c in "sim --rounds 1" "runs"; do
+		# shellcheck disable=SC2086
+		run_sga $c --db "$TMPD/adir" &&
+		test_is "$rc:$(head -n 1 "$TMPD/err")" "2:sgabench: error: '$TMPD/adir' is a directory, not a database" ||
+		return 1
+	done &&
+	test_is "$(ls -A "$TMPD/adir")" ""
+EOT
+test_expect_success "a misspelt server address is refused, never made a local file" - <<-\EOT
+	for u in "postgressql://u@127.0.0.1:1/db" "postgresql:/db"; do
+		run_sga sim --rounds 1 --db "$u" &&
+		test_is "$rc:$(head -n 1 "$TMPD/err")" "2:sgabench: error: '$u' is not a database address" &&
+		grep -q "^hint: a server is postgresql://" "$TMPD/err" || return 1
+	done &&
+	! test -e postgressql: && ! test -e postgresql:
+EOT
 run_sga runs --db "$TMPD/absent.db"
 test_expect_success "runs on a missing database: exit 3" 'test_is "$rc" 3'
 test_expect_success "no SysV segment left by any of these" 'test_is "$(shm_orphans)" "$shm_before"'
