@@ -249,7 +249,7 @@ static int config_argv(int argc, char **argv, int *ac, char ***av, char ***extra
 	ret = cmp_config_args(path, extra, nextra, why, sizeof(why));
 	if (ret) {
 		error("compare: --config: %s", why);
-		hint("a sweep config, e.g. scripts/configs/nightly");
+		hint("a sweep config: a file, or a shipped one by name (nightly, smoke, ...)");
 		return ret == -ENOMEM ? EX_FAIL : EX_USAGE;
 	}
 	*av = calloc((size_t)(argc + *nextra + 1), sizeof(**av));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "compare/compare.h"
 
 /*
@@ -75,10 +76,41 @@ static int metric_args(const char *spec, char ***argv, int *n, char *why, size_t
 	return ret;
 }
 
+/*
+ * Open config path as the scripts' config_resolve finds it: the file
+ * itself, else a bare NAME or configs/NAME among the configs shipped
+ * beside this binary (bench/../scripts/configs in a checkout,
+ * bin/../share/sgabench/configs installed), which the nightly names.
+ */
+static FILE *config_open(const char *path)
+{
+	static const char *const dirs[] = { "../scripts/configs/", "../share/sgabench/configs/" };
+	const char *name = strncmp(path, "configs/", 8) == 0 ? path + 8 : path;
+	char exe[4096], buf[4200], *slash;
+	FILE *f = fopen(path, "r");
+	ssize_t l;
+
+	if (f || strchr(name, '/') || !*name)
+		return f;
+	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (l <= 0)
+		return NULL;
+	exe[l] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	slash[1] = '\0';
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !f; i++) {
+		snprintf(buf, sizeof(buf), "%s%s%s", exe, dirs[i], name);
+		f = fopen(buf, "r");
+	}
+	return f;
+}
+
 int cmp_config_args(const char *path, char ***out, int *n, char *why, size_t len)
 {
 	char line[4096], metrics[2048] = "", args[2048] = "", buf[2048];
-	FILE *f = fopen(path, "r");
+	FILE *f = config_open(path);
 	int ret;
 
 	*out = NULL;

@@ -78,6 +78,16 @@ test_expect_success HYPERFINE,FLOCK 'the installed sgabench-sweep runs the smoke
 	test_is "$("$bin/sgabench" runs --db "$TMPD/smoke.db" --label "smoke-%" | grep -c " ok ")" 8
 '
 
+test_expect_success HYPERFINE,FLOCK 'the installed compare finds a shipped config by its name' '
+	for c in smoke configs/smoke; do
+		rc=0 && "$bin/sgabench" compare --db "$TMPD/smoke.db" --baseline label:smoke-% --candidate label:smoke-% \
+			--config "$c" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+		! grep -q "cannot read" "$TMPD/err" || return 1
+	done &&
+	rc=0 && "$bin/sgabench" compare --db "$TMPD/smoke.db" --baseline label:smoke-% --candidate label:smoke-% \
+		--config no-such-config 2>"$TMPD/err" || rc=$?
+	test_is "$rc" 2 && grep -q "cannot read .no-such-config" "$TMPD/err"
+'
 test_expect_success 'the installed sgabench-bisect prints its help' '
 	"$bin/sgabench-bisect" --help >"$TMPD/out" &&
 	grep -q "^usage: scripts/bisect" "$TMPD/out"
