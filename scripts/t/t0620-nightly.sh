@@ -104,6 +104,27 @@ test_expect_success "no sgabench binary: exit 3 (a missing resource)" 'test_is "
 rc=0
 "$top/scripts/nightly" --db "$db" no-such-config >/dev/null 2>&1 || rc=$?
 test_expect_success "an unknown config: exit 2" 'test_is "$rc" 2'
+# A kernel update: tonight's runs are on a new fingerprint. The first such
+# night is judged against the last nights across the change, not against
+# nothing (and not a harness error); a regression across it is flagged.
+cp "$db" "$TMPD/kup.db"
+SGABENCH_TEST_FINGERPRINT=00000000000000aa SGABENCH_KERNEL_VARIANT=6.1.999-1 \
+	"$top/scripts/sweep" -q --db "$TMPD/kup.db" --label nightly-20261128 "$TMPD/cfg" >/dev/null 2>&1
+rc=0
+"$top/scripts/nightly" --db "$TMPD/kup.db" --label nightly-20261128 --no-sweep "$TMPD/cfg" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+test_expect_success "a new fingerprint: the first night is judged across the change, exit 0" - <<-\EOT
+	test_is "$rc" 0 &&
+	grep -q "is the first night of machine .* on this fingerprint (its kernel or hardware changed)" "$TMPD/out" &&
+	grep -q "^nightly: .* compare .* --across-kernels$" "$TMPD/out" &&
+	grep -q "tasks=2 first-touch-faults .* no-change" "$TMPD/out"
+EOT
+sqlite3 "$TMPD/kup.db" "UPDATE metric SET value = value * 1.25 WHERE name = 'first-touch-faults'
+	AND run_id IN (SELECT id FROM run WHERE label = 'nightly-20261128')"
+rc=0
+"$top/scripts/nightly" --db "$TMPD/kup.db" --label nightly-20261128 --no-sweep "$TMPD/cfg" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+test_expect_success "a regression across the kernel update: exit 1" - <<-\EOT
+	test_is "$rc" 1 && grep -q "tasks=2 first-touch-faults .* 1.2500 .* regression" "$TMPD/out"
+EOT
 # Two nightly jobs on one database at once: they take turns.
 db2="$TMPD/two.db"
 cp "$db" "$db2"
