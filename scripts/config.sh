@@ -38,6 +38,10 @@ config_check() {
 	END { exit bad }' "$1"
 }
 
+# The settings a config may make besides its axes' values (SWEEP_ left off).
+CONFIG_SETTINGS="ARGS AXES BASELINE COMMAND COMPARE_ARGS DESCRIPTION HUGEPAGES INFO_METRICS JOBS METRICS NAME \
+NOISE NOISE_RESAMPLES NOISE_SWEEPS ORDER_SEED PASSES RUNS RUN_SEED WARMUP"
+
 # config_load FILE: check FILE, reset every SWEEP_* setting to its
 # default, then read FILE. Validates the values; on error prints why and
 # returns 2 (a usage error).
@@ -135,6 +139,19 @@ config_load() {
 				}
 			done
 		fi
+	done
+	# a misspelt setting would be dropped without a word (SWEEP_TASK for
+	# SWEEP_TASKS): every name set is a setting or an axis of SWEEP_AXES
+	for v in $(sed -n 's/^[ \t]*\(export[ \t]\{1,\}\)\{0,1\}\(SWEEP_[A-Z0-9_]*\)=.*/\2/p' "$cfg_file"); do
+		case " $CONFIG_SETTINGS " in *" ${v#SWEEP_} "*) continue ;; esac
+		known=""
+		for axis in $SWEEP_AXES; do
+			[ "$v" != "$(axis_var "$axis")" ] || known=1
+		done
+		[ -z "$known" ] || continue
+		error "config '$cfg_file': unknown setting $v (not a setting, nor the values of an axis of SWEEP_AXES: $SWEEP_AXES)"
+		hint "the settings: sgabench-config(5); an axis's values are SWEEP_ and its name in capitals"
+		return 2
 	done
 	for m in $SWEEP_METRICS $SWEEP_INFO_METRICS; do
 		case "$m" in

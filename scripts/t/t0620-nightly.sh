@@ -125,6 +125,16 @@ rc=0
 test_expect_success "a regression across the kernel update: exit 1" - <<-\EOT
 	test_is "$rc" 1 && grep -q "tasks=2 first-touch-faults .* 1.2500 .* regression" "$TMPD/out"
 EOT
+# A config's mistakes end the night before its sweep runs, each named.
+for bad in 'SWEEP_TASK="1 2"' 'SWEEP_COMPARE_ARGS="--metric-threshhold 3"' 'SWEEP_BASELINE="last-7-night"'; do
+	{ cat "$TMPD/cfg"; printf '%s\n' "$bad"; } >"$TMPD/badcfg"
+	rc=0
+	"$top/scripts/nightly" --db "$TMPD/bad.db" --label nightly-20261201 "$TMPD/badcfg" >/dev/null 2>"$TMPD/err" || rc=$?
+	test_expect_success "a config with $bad: exit 2 before any run" - <<-\EOT
+		test_is "$rc" 2 && ! test -e "$TMPD/bad.db" &&
+		grep -q "unknown setting SWEEP_TASK\|unknown option '--metric-threshhold'\|'last-7-night': not a selector" "$TMPD/err"
+	EOT
+done
 # Two nightly jobs on one database at once: they take turns.
 db2="$TMPD/two.db"
 cp "$db" "$db2"
