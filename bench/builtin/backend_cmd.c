@@ -179,6 +179,15 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		opt_cell_keys(stdout, be->opts);
 		goto out;
 	}
+	/* a run stored under the hostname instead would join another
+	   machine's nights, or none: as the scripts, refuse the name */
+	if (!o->no_store && getenv("SGABENCH_MACHINE") && *getenv("SGABENCH_MACHINE") &&
+	    !sysinfo_name_ok(getenv("SGABENCH_MACHINE"))) {
+		error("%s: SGABENCH_MACHINE '%s' is not a machine name", be->cmd, getenv("SGABENCH_MACHINE"));
+		hint("1-63 of A-Z a-z 0-9 . _ -, or unset it for the hostname; --no-store stores nothing");
+		ret = EX_USAGE;
+		goto out;
+	}
 	sysinfo_collect(&si);
 	ret = be->prepare(blk, &si, &plan, err, sizeof(err));
 	if (ret == BACKEND_DONE) {

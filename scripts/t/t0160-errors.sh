@@ -108,6 +108,16 @@ test_expect_success "a misspelt server address is refused, never made a local fi
 	done &&
 	! test -e postgressql: && ! test -e postgresql:
 EOT
+test_expect_success "a run stored under a bad SGABENCH_MACHINE: exit 2, nothing stored" - <<-\EOT
+	for c in "run --page-size 4k --sga-size 8m --tasks 1" "sim --rounds 1"; do
+		rc=0
+		# shellcheck disable=SC2086
+		SGABENCH_MACHINE="box 1" "$SGABENCH" $c --db "$TMPD/named.db" >/dev/null 2>"$TMPD/err" || rc=$?
+		test_is "$rc:$(head -n 1 "$TMPD/err")" "2:sgabench: error: ${c%% *}: SGABENCH_MACHINE 'box 1' $(
+			)is not a machine name" || return 1
+	done &&
+	! test -e "$TMPD/named.db"
+EOT
 run_sga runs --db "$TMPD/absent.db"
 test_expect_success "runs on a missing database: exit 3" 'test_is "$rc" 3'
 test_expect_success "no SysV segment left by any of these" 'test_is "$(shm_orphans)" "$shm_before"'
