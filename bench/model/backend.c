@@ -40,7 +40,7 @@ const struct opt model_timing_opts[] = {
 	  .metavar = "K", .defhelp = "0",
 	  .help = "with --timing: kernel pages (context 0) each tick handler touches in the same TLB",
 	  .cell = "tick-entries", .cell_at = 19, .conf = "tick_entries" },
-	{ .name = "access-cycles", .type = OPT_UINT, .off = O(access_cycles), .max = 1u << 20,
+	{ .name = "access-cycles", .type = OPT_UINT, .off = O(access_cycles), .min = 1, .max = 1u << 20,
 	  .flags = OPT_IF_SET, .metavar = "N", .defhelp = "1",
 	  .help = "with --timing: cycles of an access that hits the first level",
 	  .cell = "access-cycles", .cell_at = 19, .conf = "access_cycles" },

@@ -162,7 +162,8 @@ EOT
 test_expect_success "table refuses with exit 2 what sim refuses, before any run" - <<-\EOT
 	refuse 2 "jitter must be 0" table --backend model --timing --jitter 16 --no-store &&
 	refuse 2 "need --timing" table --backend model --hz 100 --no-store &&
-	refuse 2 "needs --hz" table --backend model --timing --tick-entries 3 --no-store
+	refuse 2 "needs --hz" table --backend model --timing --tick-entries 3 --no-store &&
+	refuse 2 "access-cycles '0': out of range 1..1048576" sim --timing --access-cycles 0 --rounds 1 --no-store
 EOT
 test_expect_success "table --backend native refuses the model's knobs (exit 2), never drops them" - <<-\EOT
 	for a in --timing "--hz 100" "--tick-entries 3" "--access-cycles 2" "--inflight wait" \
