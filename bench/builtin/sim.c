@@ -17,6 +17,7 @@
 #include "model/backend.h"
 #include "model/curve.h"
 #include "model/simrun.h"
+#include "output/envelope.h"
 
 /* Append ", TEXT" to took (k bytes used of len). */
 #define TOOK(...) \
@@ -158,21 +159,23 @@ static uint64_t curve_total(const struct model_curve *cv, unsigned j)
 	return n;
 }
 
-static void print_curve(const struct sweep_cfg *w, const struct model_machine *m, const struct model_run *r,
-			const struct model_curve *cv, double cpu_s)
+static void print_curve(const struct sweep_cfg *w, const struct sysinfo *si, const struct model_machine *m,
+			const struct model_run *r, const struct model_curve *cv, double cpu_s)
 {
 	const struct model_level *lv = &m->level[cv->level];
 	uint64_t acc = 0;
 	struct json j;
+	char tlb[1024];
 
 	for (unsigned i = 0; i < cv->ntasks; i++)
 		acc += cv->accesses[i];
 	if (w->json) {
 		json_init(&j, stdout, 0);
 		json_obj_open(&j, NULL);
-		json_str(&j, "command", "sim");
+		envelope_json(&j, si, "sim");
 		json_str(&j, "backend", "model");
 		json_str(&j, "machine", m->name);
+		json_str(&j, "tlb", model_tlb_str(m, tlb, sizeof(tlb)));
 		json_str(&j, "level", lv->name);
 		json_u64(&j, "sets", cv->sets);
 		json_bool(&j, "fully_associative", lv->ways == 0);
@@ -201,9 +204,10 @@ static void print_curve(const struct sweep_cfg *w, const struct model_machine *m
 		return;
 	}
 	if (w->csv) {
-		printf("# command=sim backend=model:%s level=%s sets=%u pattern=%s page=%s tasks=%u seed=%llu\n",
-		       m->name, lv->name, cv->sets, r->ops->name, model_psz_name(r->psz), r->ntasks,
-		       (unsigned long long)r->seed);
+		envelope_csv(stdout, si, "sim");
+		printf("# backend=model:%s tlb=%s level=%s sets=%u pattern=%s page=%s tasks=%u seed=%llu\n",
+		       m->name, model_tlb_str(m, tlb, sizeof(tlb)), lv->name, cv->sets, r->ops->name,
+		       model_psz_name(r->psz), r->ntasks, (unsigned long long)r->seed);
 		printf("entries,ways,accesses,l1-dtlb-misses,miss_rate\n");
 		for (unsigned k = 0; k < cv->n; k++)
 			printf("%u,%u,%llu,%llu,%.6f\n", cv->entries[k], cv->entries[k] / cv->sets,
@@ -290,7 +294,7 @@ static int sweep_cmd(int argc, char **argv)
 		ret = builtin_exit(ret);
 		goto out;
 	}
-	print_curve(&w, m, &r, &cv, (double)(clock() - cpu0) / CLOCKS_PER_SEC);
+	print_curve(&w, &si, m, &r, &cv, (double)(clock() - cpu0) / CLOCKS_PER_SEC);
 	model_curve_free(&cv);
 	ret = EX_OK;
 out:

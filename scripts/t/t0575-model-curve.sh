@@ -58,6 +58,13 @@ test_expect_success "set-associative: multiples of the 8 sets only, and 24 entri
 		"$(jq '.totals["l1-dtlb-misses"]' "$TMPD/sets-24.json")"
 EOT
 
+ps=ps=4k+8k+16k+64k+512k+2m+4m+32m+256m+512m+1g+2g+16g
+test_expect_success "the curve's JSON and CSV start with the envelope and name the design" - <<-\EOT
+	test_is "$(jq -r '[.tool, .command, (.schema_version | type), .tlb] | join(" ")' "$TMPD/curve-zipf.json")" \
+		"sgabench sim number l1d:64,full,lru,$ps;$l2,$ps" &&
+	head -n 1 "$TMPD/curve.csv" | grep -q "^# tool=sgabench version=.* schema_version=[0-9]* command=sim$" &&
+	sed -n 3p "$TMPD/curve.csv" | grep -q "^# backend=model:custom tlb=l1d:64,full,lru"
+EOT
 test_expect_success "refused with exit 2: NRU, tag none, a bad range, with --reference" - <<-\EOT
 	refuse 2 "not LRU" sim --machine ultrasparc-t2 --sweep-entries 8..16 &&
 	refuse 2 "tag none flushes" sim --machine custom --tlb 'l1d:64,full,lru' --tag none --sweep-entries 8..16 &&
