@@ -389,8 +389,15 @@ void output_csv(FILE *f, const struct run_view *v)
 	const struct run_result *r = v->res;
 
 	envelope_csv(f, v->si, v->command);
-	fprintf(f, "# machine_fingerprint=%s run_id=%lld uuid=%s backend=%s status=%s\n", v->fingerprint,
-		(long long)v->run_id, r->uuid, r->backend, r->status);
+	/* the run's id, or none when it was not stored (JSON's null) */
+	fprintf(f, "# machine_fingerprint=%s run_id=", v->fingerprint);
+	if (v->run_id)
+		fprintf(f, "%lld", (long long)v->run_id);
+	fprintf(f, " uuid=%s backend=%s status=%s\n", r->uuid, r->backend, r->status);
+	/* what ran: the cell (every setting that changes the result, the
+	   design's --tlb among them) and the label, as JSON's cell and label */
+	fprintf(f, "# cell=%s\n# label=%s\n", v->meta && v->meta->cell ? v->meta->cell : "",
+		v->meta && v->meta->label ? v->meta->label : "");
 	if (v->groups && v->groups[0])
 		fprintf(f, "# groups=%s\n", v->groups);
 	fprintf(f, "task,event,value,raw,enabled_ns,running_ns,missing\n");

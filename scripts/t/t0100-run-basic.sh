@@ -55,6 +55,11 @@ EOT
 test_expect_success "CSV carries the run's machine fingerprint and run id" - <<-\EOT
 	grep -q '^# machine_fingerprint=[0-9a-f]* run_id=2 ' "$TMPD/out"
 EOT
+test_expect_success "CSV names the run's cell and label; an unstored run has no run id" - <<-\EOT
+	grep -q '^# cell=backend=native .*tasks=1 .*page=4k' "$TMPD/out" && grep -qx '# label=' "$TMPD/out" &&
+	"$SGABENCH" run --tasks 1 --sga-size 8m --page-size 4k --rounds 1 --no-store --csv --label x >"$TMPD/csv2" &&
+	grep -q '^# machine_fingerprint=[0-9a-f]* run_id= uuid=' "$TMPD/csv2" && grep -qx '# label=x' "$TMPD/csv2"
+EOT
 test_expect_success "CSV has the column header" - <<-\EOT
 	grep -qx 'task,event,value,raw,enabled_ns,running_ns,missing' "$TMPD/out"
 EOT
