@@ -5,6 +5,8 @@
  * machine, cell and metric the verdict as a state set, the ratio with its
  * confidence interval, p, q, the noise floor, the MDE and the runs; per
  * machine the comparison's time; per metric its unit and meaning.
+ * A machine is its name (label machine), as compare judges it; its
+ * fingerprint is a label of its own, which identical machines share.
  * --output writes a temporary file beside the target and renames it into
  * place, so a scrape never reads half a file.
  */
@@ -37,7 +39,7 @@ static const struct opt om_tab[] = {
 };
 
 /* The columns of the named query openmetrics-verdicts, in order. */
-enum { C_FP, C_HOST, C_CAND, C_TIME, C_CELL, C_METRIC, C_VERDICT, C_RATIO, C_CI_LO, C_CI_HI,
+enum { C_NAME, C_FP, C_CAND, C_TIME, C_CELL, C_METRIC, C_VERDICT, C_RATIO, C_CI_LO, C_CI_HI,
        C_P, C_Q, C_FLOOR, C_MDE, C_N_BASE, C_N_CAND, C_N };
 
 struct om_row {
@@ -77,11 +79,11 @@ static void family(FILE *f, const char *name, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
-/* The machine, host, cell and metric labels of row r. */
+/* The machine, fingerprint, cell and metric labels of row r. */
 static void cell_labels(FILE *f, const struct om_row *r)
 {
-	label(f, "machine", r->field[C_FP], 0);
-	label(f, "host", r->field[C_HOST], 1);
+	label(f, "machine", r->field[C_NAME], 0);
+	label(f, "fingerprint", r->field[C_FP], 1);
 	label(f, "cell", r->field[C_CELL], 1);
 	label(f, "metric", r->field[C_METRIC], 1);
 }
@@ -111,7 +113,7 @@ static long long epoch_of(const char *t)
 	return end && !*end ? (long long)timegm(&tm) : -1;
 }
 
-/* Write the exposition of rows to f. */
+/* Write the exposition of rows (ordered by machine name) to f. */
 static void write_metrics(FILE *f, const struct om_row *rows, size_t n)
 {
 	static const enum verdict states[] = { V_REGRESSION, V_IMPROVEMENT, V_NO_CHANGE, V_INSUFFICIENT };
@@ -144,11 +146,11 @@ static void write_metrics(FILE *f, const struct om_row *rows, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		long long t = epoch_of(rows[i].field[C_TIME]);
 
-		if (t < 0 || (i && strcmp(rows[i].field[C_FP], rows[i - 1].field[C_FP]) == 0))
+		if (t < 0 || (i && strcmp(rows[i].field[C_NAME], rows[i - 1].field[C_NAME]) == 0))
 			continue;
 		fputs("sgabench_verdict_timestamp_seconds{", f);
-		label(f, "machine", rows[i].field[C_FP], 0);
-		label(f, "host", rows[i].field[C_HOST], 1);
+		label(f, "machine", rows[i].field[C_NAME], 0);
+		label(f, "fingerprint", rows[i].field[C_FP], 1);
 		label(f, "candidate", rows[i].field[C_CAND], 1);
 		fprintf(f, "} %lld\n", t);
 	}

@@ -319,15 +319,33 @@ const struct named_stmt store_named[] = {
 	  " ORDER BY id DESC LIMIT 1", NULL },
 	/* ---- export openmetrics ---- */
 	{ "openmetrics-verdicts", 1, 0, "CANDIDATE",
-	  "fingerprint, host, candidate, time, cell, metric, verdict, ratio, CI, p, q, floor, MDE,"
-	  " runs of each machine's latest stored comparison whose candidate is LIKE CANDIDATE",
-	  "SELECT m.fingerprint, m.hostname, v.candidate, v.created_at, v.cell, v.metric, v.verdict,"
-	  " v.ratio, v.ci_lo, v.ci_hi, v.p_value, v.q_value, v.noise_floor, v.mde, v.n_base, v.n_cand"
-	  " FROM verdict v JOIN machine m ON m.id = v.machine_id"
-	  " WHERE v.candidate LIKE ?1 AND (v.candidate, v.created_at) = (SELECT w.candidate, w.created_at"
-	  " FROM verdict w WHERE w.machine_id = v.machine_id AND w.candidate LIKE ?1"
-	  " ORDER BY w.id DESC LIMIT 1)"
-	  " ORDER BY m.fingerprint, v.cell, v.metric, v.id", NULL },
+	  "machine name, fingerprint, candidate, time, cell, metric, verdict, ratio, CI, p, q, floor,"
+	  " MDE, runs of each named machine's latest stored comparison (by time, then id) whose"
+	  " candidate is LIKE CANDIDATE",
+	  /*
+	   * A machine is its name (SGABENCH_MACHINE; a verdict stored before
+	   * names were kept takes its host's name, as its runs did), not its
+	   * fingerprint: identical machines of a fleet share one. Its latest
+	   * comparison is that of its verdict with the latest created_at (the
+	   * id breaks ties: merged files do not keep ids in time order); a
+	   * comparison is the rows of one machine row, baseline, candidate and
+	   * second, of which the last stored per cell and metric counts, so no
+	   * two rows have the same machine, cell and metric.
+	   */
+	  "WITH c AS (SELECT v.id, v.created_at, v.baseline, v.candidate, v.cell, v.metric,"
+	  " v.machine_id, v.verdict, v.ratio, v.ci_lo, v.ci_hi, v.p_value, v.q_value, v.noise_floor,"
+	  " v.mde, v.n_base, v.n_cand, m.fingerprint,"
+	  " COALESCE(NULLIF(v.machine_name, ''), m.hostname, m.fingerprint) AS mname"
+	  " FROM verdict v JOIN machine m ON m.id = v.machine_id WHERE v.candidate LIKE ?1),"
+	  " l AS (SELECT mname, machine_id, baseline, candidate, created_at, ROW_NUMBER() OVER"
+	  " (PARTITION BY mname ORDER BY created_at DESC, id DESC) AS k FROM c),"
+	  " r AS (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.mname, c.cell, c.metric"
+	  " ORDER BY c.id DESC) AS k FROM c JOIN l ON l.k = 1 AND l.mname = c.mname"
+	  " AND l.machine_id = c.machine_id AND l.baseline = c.baseline"
+	  " AND l.candidate = c.candidate AND l.created_at = c.created_at)"
+	  " SELECT mname, fingerprint, candidate, created_at, cell, metric, verdict, ratio, ci_lo,"
+	  " ci_hi, p_value, q_value, noise_floor, mde, n_base, n_cand"
+	  " FROM r WHERE k = 1 ORDER BY mname, cell, metric", NULL },
 	{ NULL, 0, 0, NULL, NULL, NULL, NULL },
 };
 
