@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/json.h"
 #include "output/kcidb.h"
 
 static const char *skip_ws(const char *p)
@@ -114,4 +115,23 @@ int json_copy_without_nulls(const char *text, FILE *f)
 	if (null)
 		fputs("{}", f);
 	return end && !*skip_ws(end) ? 0 : -1;
+}
+
+void json_raw_without_nulls(struct json *j, const char *key, const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	if (json_copy_without_nulls(text && *text ? text : "{}", m)) {
+		fclose(m);
+		free(buf);
+		json_raw(j, key, "{}");
+		return;
+	}
+	fclose(m);
+	json_raw(j, key, buf);
+	free(buf);
 }

@@ -150,26 +150,6 @@ static int key_constant(const struct rows *rs, const char *key, size_t kl)
 	return 1;
 }
 
-/* Write "key": the JSON text without its nulls (an empty object if it is not JSON). */
-static void raw_stripped(struct json *j, const char *key, const char *text)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m)
-		return;
-	if (json_copy_without_nulls(text && *text ? text : "{}", m)) {
-		fclose(m);
-		free(buf);
-		json_raw(j, key, "{}");
-		return;
-	}
-	fclose(m);
-	json_raw(j, key, buf);
-	free(buf);
-}
-
 /* Append word w to path p (size len) as one path word: [A-Za-z0-9_-], '=' as '_'. */
 static void path_word(char *p, size_t len, const char *w, size_t wl)
 {
@@ -332,7 +312,7 @@ static void builds(struct json *j, const char *origin, const struct rows *rs)
 		json_str(j, "comment", "the running kernel of one machine fingerprint (not built by sgabench)");
 		json_obj_open(j, "misc");
 		json_str(j, "fingerprint", r->fingerprint);
-		raw_stripped(j, "machine", r->machine_json);
+		json_raw_without_nulls(j, "machine", r->machine_json);
 		json_obj_close(j);
 		json_obj_close(j);
 	}
@@ -374,7 +354,7 @@ static void test_misc(struct json *j, const struct row *r, const struct stored_r
 		json_str(j, "label", r->label);
 	json_str(j, "backend", s->res.backend);
 	json_u64(j, "seed", s->res.seed);
-	raw_stripped(j, "config", s->config_json);
+	json_raw_without_nulls(j, "config", s->config_json);
 	if (missing)
 		json_str(j, "missing", missing);
 	if (s->res.reason[0])

@@ -29,4 +29,12 @@ int kcidb_write(struct store *s, const char *origin,
  */
 int json_copy_without_nulls(const char *text, FILE *f);
 
+struct json;
+
+/*
+ * Write "key": the JSON text without its nulls, as a raw member of j (an
+ * empty object when text is empty or not JSON).
+ */
+void json_raw_without_nulls(struct json *j, const char *key, const char *text);
+
 #endif
