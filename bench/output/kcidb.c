@@ -1,6 +1,7 @@
 /*
  * output/kcidb.c - the KCIDB v5.3 export. Ids are "ORIGIN:kernel:RELEASE"
- * (checkouts), "ORIGIN:FINGERPRINT:RELEASE" (builds) and
+ * (checkouts), "ORIGIN:FINGERPRINT:RELEASE:MACHINE" (builds: one per
+ * machine name and kernel, as identical machines share a fingerprint) and
  * "ORIGIN:RUN_UUID:METRIC" (tests). A test's path is "sgabench", the words
  * of the run's cell whose key varies among the exported runs ("tasks=8"
  * becomes "tasks_8"), and the metric: two runs of different cells differ
@@ -29,6 +30,7 @@
 struct row {
 	int64_t id;
 	char *uuid, *status, *label, *started_at, *fingerprint, *arch, *kernel, *machine_json;
+	char *machine_name;	/* "" when unknown */
 	char *cell;		/* the run's cell, read by cells_load() */
 };
 
@@ -72,9 +74,10 @@ static int add_row(void *ctx, const struct store_export_row *e)
 	r->arch = strdup(e->arch);
 	r->kernel = strdup(*e->kernel ? e->kernel : "unknown");
 	r->machine_json = strdup(e->machine_json);
+	r->machine_name = strdup(e->machine_name);
 	r->cell = NULL;
 	return r->uuid && r->status && r->label && r->started_at && r->fingerprint && r->arch &&
-	       r->kernel && r->machine_json ? 0 : -1;
+	       r->kernel && r->machine_json && r->machine_name ? 0 : -1;
 }
 
 static void free_rows(struct rows *rs)
@@ -90,6 +93,7 @@ static void free_rows(struct rows *rs)
 		free(r->arch);
 		free(r->kernel);
 		free(r->machine_json);
+		free(r->machine_name);
 		free(r->cell);
 	}
 	free(rs->r);
@@ -286,6 +290,17 @@ static void checkouts(struct json *j, const char *origin, const struct rows *rs)
 	json_arr_close(j);
 }
 
+/*
+ * The build id of run r: "ORIGIN:FINGERPRINT:RELEASE:MACHINE" (the name
+ * last, as it may hold a ':'), or "ORIGIN:FINGERPRINT:RELEASE" for a run
+ * of no known name.
+ */
+static void build_id(char *id, size_t len, const char *origin, const struct row *r)
+{
+	snprintf(id, len, "%s:%s:%s%s%s", origin, r->fingerprint, r->kernel,
+		 *r->machine_name ? ":" : "", r->machine_name);
+}
+
 static void builds(struct json *j, const char *origin, const struct rows *rs)
 {
 	char id[512], cid[512], arch[64];
@@ -296,12 +311,13 @@ static void builds(struct json *j, const char *origin, const struct rows *rs)
 		size_t n = 0;
 
 		if (i && strcmp(r->kernel, r[-1].kernel) == 0 &&
-		    strcmp(r->fingerprint, r[-1].fingerprint) == 0)
+		    strcmp(r->fingerprint, r[-1].fingerprint) == 0 &&
+		    strcmp(r->machine_name, r[-1].machine_name) == 0)
 			continue;
 		for (const char *p = r->arch; *p && n + 1 < sizeof(arch); p++)
 			arch[n++] = isalnum((unsigned char)*p) ? (char)tolower((unsigned char)*p) : '_';
 		arch[n] = '\0';
-		snprintf(id, sizeof(id), "%s:%s:%s", origin, r->fingerprint, r->kernel);
+		build_id(id, sizeof(id), origin, r);
 		snprintf(cid, sizeof(cid), "%s:kernel:%s", origin, r->kernel);
 		json_obj_open(j, NULL);
 		json_str(j, "id", id);
@@ -309,8 +325,10 @@ static void builds(struct json *j, const char *origin, const struct rows *rs)
 		json_str(j, "checkout_id", cid);
 		if (*arch)
 			json_str(j, "architecture", arch);
-		json_str(j, "comment", "the running kernel of one machine fingerprint (not built by sgabench)");
+		json_str(j, "comment", "the running kernel of one named machine (not built by sgabench)");
 		json_obj_open(j, "misc");
+		if (*r->machine_name)
+			json_str(j, "machine_name", r->machine_name);
 		json_str(j, "fingerprint", r->fingerprint);
 		json_raw_without_nulls(j, "machine", r->machine_json);
 		json_obj_close(j);
@@ -326,7 +344,7 @@ static void test_head(struct json *j, const char *origin, const struct row *r,
 	char id[512], bid[512];
 
 	snprintf(id, sizeof(id), "%s:%s%s%s", origin, r->uuid, metric ? ":" : "", metric ? metric : "");
-	snprintf(bid, sizeof(bid), "%s:%s:%s", origin, r->fingerprint, r->kernel);
+	build_id(bid, sizeof(bid), origin, r);
 	json_str(j, "id", id);
 	json_str(j, "origin", origin);
 	json_str(j, "build_id", bid);

@@ -177,9 +177,9 @@ int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_e
 {
 	static const char *q =
 		"SELECT r.id, r.uuid, r.status, COALESCE(r.label, ''), r.started_at, m.fingerprint,"
-		" COALESCE(m.arch, ''), COALESCE(m.kernel, ''), m.info_json"
+		" COALESCE(m.arch, ''), COALESCE(m.kernel, ''), m.info_json, COALESCE(r.machine_name, '')"
 		" FROM run r JOIN machine m ON m.id = r.machine_id"
-		" ORDER BY m.kernel, m.fingerprint, r.started_at, r.id";
+		" ORDER BY m.kernel, m.fingerprint, COALESCE(r.machine_name, ''), r.started_at, r.id";
 	struct stmt *st = stmt_prepare(s, q);
 	int rc = 0, ret = 0;
 
@@ -190,6 +190,7 @@ int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_e
 			.id = stmt_col_int64(st, 0), .uuid = text(st, 1), .status = text(st, 2),
 			.label = text(st, 3), .started_at = text(st, 4), .fingerprint = text(st, 5),
 			.arch = text(st, 6), .kernel = text(st, 7), .machine_json = text(st, 8),
+			.machine_name = text(st, 9),
 		};
 
 		ret = fn(ctx, &r);

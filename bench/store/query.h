@@ -96,11 +96,13 @@ int store_kernel_points(struct store *s, const char *metric, const char *cell, c
 struct store_export_row {
 	int64_t id;
 	const char *uuid, *status, *label, *started_at, *fingerprint, *arch, *kernel, *machine_json;
+	const char *machine_name;	/* SGABENCH_MACHINE when it ran; "" when unknown */
 };
 
 /*
- * Call fn for every run (ok and failed) ordered by kernel, fingerprint and
- * start time. Returns 0, fn's non-zero return, or -EIO.
+ * Call fn for every run (ok and failed) ordered by kernel, fingerprint,
+ * machine name and start time, so that the runs of one machine on one
+ * kernel are adjacent. Returns 0, fn's non-zero return, or -EIO.
  */
 int store_list_export(struct store *s, int (*fn)(void *ctx, const struct store_export_row *r),
 		      void *ctx);

@@ -61,8 +61,9 @@ EOT
 test_expect_success "one checkout per kernel release" - <<-\EOT
 	test_is "$(jq '.checkouts | length' "$TMPD/all.json")" "$(sqlite3 "$db" 'SELECT COUNT(DISTINCT kernel) FROM machine')"
 EOT
-test_expect_success "one build per fingerprint and kernel" - <<-\EOT
-	test_is "$(jq '.builds | length' "$TMPD/all.json")" "$(sqlite3 "$db" 'SELECT COUNT(*) FROM machine')"
+test_expect_success "one build per machine name, fingerprint and kernel" - <<-\EOT
+	test_is "$(jq '.builds | length' "$TMPD/all.json")" \
+		"$(sqlite3 "$db" 'SELECT COUNT(*) FROM (SELECT DISTINCT machine_id, machine_name FROM run)')"
 EOT
 test_expect_success "the build's architecture is uname -m, lower case" - <<-\EOT
 	test_is "$(jq -r '.builds[0].architecture' "$TMPD/all.json")" "$(uname -m | tr '[:upper:]' '[:lower:]')"
@@ -135,6 +136,27 @@ test_expect_success "a selector exports only its runs" - <<-\EOT
 EOT
 test_expect_success "and validates" - <<-\EOT
 	validate "$TMPD/out"
+EOT
+
+# Two machines of a fleet on one fingerprint are two builds: a test's
+# build is its own machine's.
+fdb=$TMPD/fleet.db
+for m in A B; do
+	SGABENCH_MACHINE=$m SGABENCH_TEST_FINGERPRINT=f1ee7000f1ee7000 "$SGABENCH" run --db "$fdb" \
+		--label fleet --page-size 4k --sga-size 4m --tasks 1 --rounds 2 --quiet || echo "run $m failed"
+done >"$TMPD/fleet.out" 2>&1
+run_sga export kcidb --db "$fdb" --origin sgabench_test --output "$TMPD/fleet.json"
+test_expect_success "two machines on one fingerprint: two builds, valid" - <<-\EOT
+	test_is "$rc" 0 &&
+	k=$(jq -r '.checkouts[0].misc.kernel_release' "$TMPD/fleet.json") &&
+	test_is "$(jq -r '.builds[] | .id + " " + .misc.machine_name + " " + .misc.fingerprint' "$TMPD/fleet.json")" \
+		"$(printf 'sgabench_test:f1ee7000f1ee7000:%s:%s %s f1ee7000f1ee7000\n' "$k" A A "$k" B B)" &&
+	validate "$TMPD/fleet.json"
+EOT
+test_expect_success "each machine's tests are in its own build" - <<-\EOT
+	test_is "$(jq -r '[.tests[].misc.machine_name] | unique | join(",")' "$TMPD/fleet.json")" A,B &&
+	test_is "$(jq '(.builds | map({(.misc.machine_name): .id}) | add) as $b
+		| [.tests[] | select(.build_id != $b[.misc.machine_name])] | length' "$TMPD/fleet.json")" 0
 EOT
 
 # The validator must be able to say no.
