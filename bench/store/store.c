@@ -350,6 +350,13 @@ int store_compat_views(struct store *s, int v)
 		if (store_exec(s, sql))
 			return -EIO;
 	}
+	/* schema 4 named the machine a verdict judged (before: unnamed) */
+	if (v < 4) {
+		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW verdict AS SELECT x.*,"
+			 " CAST(NULL AS TEXT) AS machine_name FROM %sverdict x", main_);
+		if (store_exec(s, sql))
+			return -EIO;
+	}
 	/* schema 6 kept the metrics a run could not give (before: none kept) */
 	if (v < 6) {
 		snprintf(sql, sizeof(sql), "CREATE TEMP VIEW metric AS SELECT x.*,"

@@ -88,6 +88,21 @@ test_expect_success 'two named machines on one fingerprint are two series sets' 
 	test_is "$(grep -c "^sgabench_verdict_timestamp_seconds{" "$TMPD/fom")" 2
 '
 
+test_expect_success SQLITE3 'a schema 3 file (verdicts without machine names) exports, read-only' '
+	cp "$db" "$TMPD/v3.db" &&
+	sqlite3 "$TMPD/v3.db" <"$FIXTURES/boot-v7.sql" &&
+	sqlite3 "$TMPD/v3.db" <"$FIXTURES/mux-v6.sql" &&
+	sqlite3 "$TMPD/v3.db" <"$FIXTURES/metric-v5.sql" &&
+	sqlite3 "$TMPD/v3.db" "DROP INDEX run_kernel_variant; ALTER TABLE run DROP COLUMN kernel_variant;
+		DROP INDEX run_machine_name; ALTER TABLE run DROP COLUMN machine_name;
+		ALTER TABLE verdict DROP COLUMN machine_name; PRAGMA user_version = 3" &&
+	"$SGABENCH" export openmetrics --db "$TMPD/v3.db" >"$TMPD/om3" &&
+	test_is "$(sqlite3 "$TMPD/v3.db" "PRAGMA user_version")" 3 &&
+	host=$(sqlite3 "$TMPD/v3.db" "SELECT hostname FROM machine LIMIT 1") &&
+	test_is "$(grep -c "^sgabench_verdict{machine=\"$host\"" "$TMPD/om3")" \
+		"$(grep -c "^sgabench_verdict{" "$TMPD/om")"
+'
+
 test_expect_success SQLITE3 'each machine carries its latest stored comparison by time' '
 	vdb="$TMPD/verdicts.db" &&
 	"$SGABENCH" db init --db "$vdb" >/dev/null &&
