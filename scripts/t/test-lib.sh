@@ -193,6 +193,13 @@ core_pmus() {
 
 # ---- tests -----------------------------------------------------------------
 
+# test_run_body_: the body of the current test, in a function of its own,
+# so that a "return 1" in the body (out of a loop) fails the test instead of
+# returning from test_expect_success unreported.
+test_run_body_() {
+	eval "$test_body_"
+}
+
 # test_expect_success [PREREQS] NAME BODY: run BODY (or, when BODY is "-",
 # the here-document on stdin) as one test, unless a prerequisite is missing.
 test_expect_success() {
@@ -210,7 +217,7 @@ test_expect_success() {
 	test_in_body=1
 	set --
 	test_rc_=0
-	eval "$test_body_" </dev/null >"$TMPD/.test.out" 2>&1 || test_rc_=$?
+	test_run_body_ </dev/null >"$TMPD/.test.out" 2>&1 || test_rc_=$?
 	test_in_body=""
 	if [ -n "$test_cleanup" ]; then
 		eval "$test_cleanup" </dev/null >>"$TMPD/.test.out" 2>&1 ||
