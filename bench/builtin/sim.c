@@ -302,6 +302,47 @@ out:
 	return ret;
 }
 
+/*
+ * `sim --machine list --json`: the presets as the runs store them (each
+ * sim_machine_json(), the one writer of a machine's parameters) with their
+ * --tlb, under the envelope.
+ */
+static int list_json(void)
+{
+	struct sysinfo si;
+	struct json j;
+	char buf[8192], tlb[1024];
+
+	sysinfo_collect(&si);
+	json_init(&j, stdout, 0);
+	json_obj_open(&j, NULL);
+	envelope_json(&j, &si, "sim");
+	json_arr_open(&j, "machines");
+	for (int i = 0; model_presets[i]; i++) {
+		json_obj_open(&j, NULL);
+		json_str(&j, "tlb", model_tlb_str(model_presets[i], tlb, sizeof(tlb)));
+		json_raw(&j, "machine", sim_machine_json(model_presets[i], buf, sizeof(buf)));
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+	return EX_OK;
+}
+
+/* Whether argv asks for --machine list (either spelling) and has option opt. */
+static int lists_with(int argc, char **argv, const char *opt)
+{
+	int list = 0, has = 0;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		list |= strcmp(argv[i], "--machine=list") == 0 ||
+			(strcmp(argv[i], "--machine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "list") == 0);
+		has |= strcmp(argv[i], opt) == 0;
+	}
+	return list && has;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	struct backend_ops be = model_backend;
@@ -309,6 +350,12 @@ int cmd_sim(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--sweep-entries") == 0 || strncmp(argv[i], "--sweep-entries=", 16) == 0)
 			return sweep_cmd(argc, argv);
+	if (lists_with(argc, argv, "--json"))
+		return list_json();
+	if (lists_with(argc, argv, "--csv")) {
+		error("sim: --machine list prints text, or JSON with --json; no CSV");
+		return EX_USAGE;
+	}
 
 	be.prepare = prepare;
 	return backend_cmd(&be, argc, argv);

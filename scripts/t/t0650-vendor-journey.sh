@@ -183,6 +183,21 @@ journey() {
 	EOT
 }
 
+test_expect_success "sim --machine list --json: every preset, its sources and a --tlb that runs" - <<-\EOT
+	run_sga sim --machine list --json &&
+	test_is "$rc" 0 && cp "$TMPD/out" "$TMPD/list.json" &&
+	test_is "$(jq -r '[.tool, (.machines | length), ([.machines[].machine |
+		select(.source != "" and .counters != "")] | length)] | join(" ")' "$TMPD/list.json")" "sgabench 6 6" &&
+	jq -r '.machines[].tlb' "$TMPD/list.json" >"$TMPD/tlbs" &&
+	while read -r t; do
+		ps=2m
+		case "$t" in *4m*) ps=4m ;; esac
+		"$SGABENCH" sim --tlb "$t" --tag asid --cores 1 --strands 2 --walk-cycles 30 --working-set 8m \
+			--page-size "$ps" --rounds 1 --no-store --quiet || return 1
+	done <"$TMPD/tlbs" &&
+	run_sga sim --machine list --csv &&
+	test_is "$rc" 2
+EOT
 test_expect_success "a custom TLB says which defaults it took" - <<-\EOT
 	run_sga sim --tlb "$tlb_a" --rounds 1 --no-store
 	test_is "$rc" 0 && grep -q "took these defaults: --working-set 276m .*--page-size 4k, --cores 1" "$TMPD/err"
