@@ -2,7 +2,7 @@
  * builtin/compare.c - sgabench compare: baseline runs against candidate runs,
  * cell by cell and metric by metric, with the decision rule of stats.h
  * (Mann-Whitney U, bootstrap CI of the ratio of medians, BH across every
- * cell x metric of the comparison, max(threshold, A/A noise floor)).
+ * cell x metric of one machine, max(threshold, A/A noise floor)).
  */
 #include <errno.h>
 #include <math.h>
@@ -325,7 +325,8 @@ int cmd_compare(int argc, char **argv)
 		       "a machine is its name alone, since its fingerprint holds the kernel release\n"
 		       "and command line; the header names each side's kernels. A cell/metric is a\n"
 		       "regression when its p <= alpha (Mann-Whitney U; below for one-sided noise),\n"
-		       "its Benjamini-Hochberg q (over all rows) <= fdr, and the ratio\n"
+		       "its Benjamini-Hochberg q (over the rows of its machine, each machine\n"
+		       "alone; over all rows with --cross-machine) <= fdr, and the ratio\n"
 		       "median(cand)/median(base) lies beyond\n"
 		       "max(threshold (or the metric's --metric-threshold), the cell's A/A noise\n"
 		       "floor) on the bad side (its bootstrap 95%% CI is reported, not required to\n"

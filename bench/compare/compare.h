@@ -1,7 +1,7 @@
 /*
  * compare/compare.h - the state of one 'sgabench compare' and the steps that
  * builtin/compare.c runs in order: build the rows (one per cell x metric with
- * runs on both sides), decide (BH, then stats_decide), print, store.
+ * runs on both sides), decide (BH per machine, then stats_decide), print, store.
  */
 #ifndef SGA_STATS_COMPARE_H
 #define SGA_STATS_COMPARE_H
@@ -259,7 +259,11 @@ void cmp_note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf,
  * -ENOMEM, or -EIO when the store could not be read (message printed). */
 int cmp_build_rows(struct cmp *c);
 
-/* BH over all rows, then a verdict for each; returns the number of regressions or -1. */
+/*
+ * BH over each machine's rows alone (all rows across machines with
+ * --cross-machine), then a verdict for each; returns the number of
+ * regressions or -1.
+ */
 int cmp_decide(struct cmp *c);
 
 /* The method and parameters behind row r (or the whole comparison when r is NULL), as JSON. */

@@ -1,4 +1,5 @@
-/* compare/rule.c - decide each row (BH, then the rule), its minimum detectable effect, the method, the stored verdicts. */
+/* compare/rule.c - decide each row (BH per machine, then the rule), its minimum detectable effect, the method, the stored verdicts. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,24 +9,43 @@
 #include "compare/compare.h"
 #include "store/query.h"
 
-/* Rows with a p-value: the family Benjamini-Hochberg adjusts over. */
-static size_t family(const struct cmp *c)
+/*
+ * Whether rows a and b are of one Benjamini-Hochberg family: the rows of
+ * one machine (its group), so that a machine's q values, MDEs and verdicts
+ * are those it gets alone, whichever other machines the selection holds;
+ * across machines (--cross-machine) every row pairs runs of all machines
+ * and all rows are one family.
+ */
+static int same_family(const struct cmp *c, const struct cmp_row *a, const struct cmp_row *b)
 {
-	size_t n = 0;
+	return c->cross || a->group == b->group;
+}
 
+/* The rows with a p-value in row r's family; r NULL: in the largest family. */
+static size_t family(const struct cmp *c, const struct cmp_row *r)
+{
+	size_t n = 0, most = 0;
+
+	if (!r) {
+		for (size_t i = 0; i < c->nrows; i++) {
+			n = family(c, &c->rows[i]);
+			most = n > most ? n : most;
+		}
+		return most;
+	}
 	for (size_t i = 0; i < c->nrows; i++)
-		n += !isnan(c->rows[i].mwu.p);
+		n += same_family(c, r, &c->rows[i]) && !isnan(c->rows[i].mwu.p);
 	return n;
 }
 
 /*
- * The level a lone change must reach among the family's rows: BH's q <=
- * fdr with one true change needs p <= fdr / family, and the rule needs p
- * <= alpha too.
+ * The level a lone change must reach among the family's rows (r's, or
+ * with r NULL the largest): BH's q <= fdr with one true change needs p <=
+ * fdr / family, and the rule needs p <= alpha too.
  */
-static double mde_alpha(const struct cmp *c)
+static double mde_alpha(const struct cmp *c, const struct cmp_row *r)
 {
-	size_t m = family(c);
+	size_t m = family(c, r);
 	double a = m ? c->dp.fdr / (double)m : c->dp.fdr;
 
 	return a < c->dp.alpha ? a : c->dp.alpha;
@@ -38,9 +58,9 @@ static double row_mde(const struct cmp *c, const struct cmp_row *r)
 	double bound = r->threshold, m;
 
 	if (r->quant == 0.5)
-		m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER);
+		m = stats_mde(r->cv, r->nb, r->nc, mde_alpha(c, r), STATS_MDE_POWER);
 	else
-		m = stats_mde_se(r->ci.se_log, r->nb, r->nc, mde_alpha(c), STATS_MDE_POWER,
+		m = stats_mde_se(r->ci.se_log, r->nb, r->nc, mde_alpha(c, r), STATS_MDE_POWER,
 				 STATS_PERM_RESAMPLES);
 
 	if (!isnan(r->floor) && r->floor > bound)
@@ -50,19 +70,37 @@ static double row_mde(const struct cmp *c, const struct cmp_row *r)
 	return m > bound ? m : bound;
 }
 
+/*
+ * Each row's q: Benjamini-Hochberg over its family alone (same_family).
+ * p and q have room for every row. Returns 0 or -ENOMEM.
+ */
+static int family_q(struct cmp *c, double *p, double *q)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t n = 0, k = 0, first = 0;
+
+		while (first < i && !same_family(c, &c->rows[first], &c->rows[i]))
+			first++;
+		if (first < i)
+			continue;	/* its family was adjusted with an earlier row's */
+		for (size_t j = i; j < c->nrows; j++)
+			if (same_family(c, &c->rows[i], &c->rows[j]))
+				p[n++] = c->rows[j].mwu.p;
+		if (stats_bh(p, n, q))
+			return -ENOMEM;
+		for (size_t j = i; j < c->nrows; j++)
+			if (same_family(c, &c->rows[i], &c->rows[j]))
+				c->rows[j].q = q[k++];
+	}
+	return 0;
+}
+
 int cmp_decide(struct cmp *c)
 {
 	double *p = malloc((c->nrows + 1) * sizeof(*p)), *q = malloc((c->nrows + 1) * sizeof(*q));
 	int reg = 0;
 
-	if (!p || !q) {
-		free(p);
-		free(q);
-		return -1;
-	}
-	for (size_t i = 0; i < c->nrows; i++)
-		p[i] = c->rows[i].mwu.p;
-	if (stats_bh(p, c->nrows, q)) {
+	if (!p || !q || family_q(c, p, q)) {
 		free(p);
 		free(q);
 		return -1;
@@ -71,7 +109,6 @@ int cmp_decide(struct cmp *c)
 		struct cmp_row *r = &c->rows[i];
 		struct decide_params dp = c->dp;
 
-		r->q = q[i];
 		r->threshold = dp.threshold = cmp_threshold(c, r->metric);
 		r->mde = row_mde(c, r);
 		r->v = stats_decide(&dp, r->nb, r->nc, r->mwu.p, r->q, &r->ci, r->floor,
@@ -160,7 +197,7 @@ static void method_bounds(struct json *j, const struct cmp *c, const struct cmp_
 		json_str(j, "mde", "max(bound, sqrt(pi/3) * (z(a/2) + z(power)) * cv * sqrt(1/n_base + 1/n_cand)),"
 			 " cv = 1.4826 * pooled MAD of x / median(own side) - 1, a = min(alpha, q / family)");
 	json_dbl(j, "mde_power", STATS_MDE_POWER);
-	json_dbl(j, "mde_alpha", mde_alpha(c));
+	json_dbl(j, "mde_alpha", mde_alpha(c, r));
 }
 
 /* The row's own figures: its floor, sessions, direction, MDE and quantile. */
@@ -195,9 +232,14 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	}
 	method_test(&j, c, r);
 	json_dbl(&j, "alpha", c->dp.alpha);
-	json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
+	if (c->cross)
+		json_str(&j, "multiple", "benjamini-hochberg over all rows of this comparison");
+	else
+		json_str(&j, "multiple", r ? "benjamini-hochberg over the rows of the row's machine alone" :
+			 "benjamini-hochberg over the rows of each machine alone; family and mde_alpha:"
+			 " the machine with the most rows'");
 	json_dbl(&j, "q", c->dp.fdr);
-	json_u64(&j, "family", family(c));
+	json_u64(&j, "family", family(c, r));
 	if (r && r->quant != 0.5) {
 		char effect[64];
 
