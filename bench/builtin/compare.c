@@ -364,6 +364,15 @@ int cmd_compare(int argc, char **argv)
 	ret = cmp_build_rows(c);
 	if (ret)
 		goto out;
+	ret = cmp_check_metrics(c);
+	if (ret) {
+		if (ret == -EINVAL && c->config)
+			hint("--config %s: its SWEEP_METRICS are --metric names too", c->config);
+		if (ret == -ENOMEM)
+			error("compare: out of memory");
+		ret = ret == -EINVAL ? EX_USAGE : EX_FAIL;
+		goto out;
+	}
 	if (c->nrows == 0) {
 		error("compare: no cell has runs on both sides%s",
 		      c->cross ? "" : " on the same machine");

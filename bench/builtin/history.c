@@ -18,6 +18,7 @@
 #include "builtin/history.h"
 #include "lib/json.h"
 #include "lib/log.h"
+#include "lib/metrics.h"
 #include "lib/opt.h"
 #include "stats/stats.h"
 #include "store/query.h"
@@ -254,6 +255,48 @@ static int list_series(struct store *db, const struct hist_opts *o, struct serie
 	return ret;
 }
 
+struct names {
+	char **name;
+	size_t n;
+};
+
+static int add_stored(void *ctx, const char *name)
+{
+	struct names *l = ctx;
+	char **nn = realloc(l->name, (l->n + 1) * sizeof(*nn));
+
+	if (!nn)
+		return -ENOMEM;
+	l->name = nn;
+	nn[l->n] = strdup(name);
+	return nn[l->n] ? (l->n++, 0) : -ENOMEM;
+}
+
+/*
+ * Whether --metric is a metric (metric_check): a registry row, or a name
+ * stored by some run of a cell matching --cell on --machine. Returns 0,
+ * EX_USAGE (printed why) or EX_FAIL.
+ */
+static int check_metric(struct store *db, const struct hist_opts *o)
+{
+	struct names l = { 0 };
+	int ret;
+
+	if (metric_find(o->metric) >= 0)
+		return 0;
+	ret = store_metric_names(db, o->cell, o->machine, add_stored, &l);
+	if (ret) {
+		error("history: %s", ret == -ENOMEM ? "out of memory" : store_errmsg(db));
+		ret = EX_FAIL;
+	} else if (!metric_check("history", o->metric, (const char *const *)l.name, l.n)) {
+		ret = EX_USAGE;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.name[i]);
+	free(l.name);
+	return ret;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct hist_opts o = { 0 };
@@ -293,6 +336,9 @@ int cmd_history(int argc, char **argv)
 		ret = EX_RESOURCE;
 		goto out;
 	}
+	ret = check_metric(db, &o);
+	if (ret)
+		goto out;
 	for (size_t i = 0; i < ns && !ret; i++) {
 		ret = o.by_kernel ? history_kernel_load(db, &o, &s[i]) : load_series(db, &o, &s[i]);
 		if (!ret)

@@ -103,6 +103,53 @@ double cmp_threshold(const struct cmp *c, const char *metric)
 	return c->dp.threshold;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Add the names of values[0..n) not yet in names[0..*len) (a set; room for *cap, grown). */
+static int add_names(const char ***names, size_t *len, size_t *cap, const struct run_values *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < values[i].n; k++) {
+			size_t j = 0;
+
+			while (j < *len && strcmp((*names)[j], values[i].name[k]) != 0)
+				j++;
+			if (j < *len)
+				continue;
+			if (*len == *cap) {
+				size_t nc = *cap ? 2 * *cap : 32;
+				const char **nn = realloc(*names, nc * sizeof(*nn));
+
+				if (!nn)
+					return -ENOMEM;
+				*names = nn;
+				*cap = nc;
+			}
+			(*names)[(*len)++] = values[i].name[k];
+		}
+	return 0;
+}
+
+int cmp_check_metrics(const struct cmp *c)
+{
+	const char **names = NULL;
+	size_t n = 0, cap = 0;
+	int ret = add_names(&names, &n, &cap, c->bv, c->base.n);
+
+	if (!ret)
+		ret = add_names(&names, &n, &cap, c->cv, c->cand.n);
+	if (!ret && n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (size_t i = 0; !ret && i < c->nmetric; i++)
+		if (!metric_check("compare", c->metric[i], names, n))
+			ret = -EINVAL;
+	free(names);
+	return ret;
+}
+
 void cmp_note(struct cmp *c, const char *fmt, ...)
 {
 	char **nn = realloc(c->notes, (c->nnotes + 1) * sizeof(*nn));

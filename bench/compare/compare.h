@@ -260,6 +260,14 @@ void cmp_note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf,
 int cmp_build_rows(struct cmp *c);
 
 /*
+ * Each --metric name is a metric (lib/metrics.h: metric_check): a registry
+ * row, or a name some selected run stores. Needs the loaded values
+ * (cmp_build_rows). Returns 0, -EINVAL (the first unknown name's error
+ * printed) or -ENOMEM.
+ */
+int cmp_check_metrics(const struct cmp *c);
+
+/*
  * BH over each machine's rows alone (all rows across machines with
  * --cross-machine), then a verdict for each; returns the number of
  * regressions or -1.

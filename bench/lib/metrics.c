@@ -1,5 +1,7 @@
 /* lib/metrics.c - the metric registry's rows (lib/metrics.h) and their names. */
+#include <stdio.h>
 #include <string.h>
+#include "lib/log.h"
 #include "lib/metrics.h"
 
 #define METRIC_DEF(e, n, u, d, k, nz, sc, ku, p, m) \
@@ -89,4 +91,84 @@ const char *metric_event_unit(const char *e)
 	if (strcmp(e, "instructions") == 0)
 		return "instructions";
 	return "events";
+}
+
+/* Single-character edits (insert, delete, replace) from a to b; names past 63 characters count as cut there. */
+static size_t edits(const char *a, const char *b)
+{
+	size_t la = strnlen(a, 63), lb = strnlen(b, 63), row[64];
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* The registry's name or have[i] nearest to name, within a third of its length in edits; NULL if none is. */
+static const char *closest(const char *name, const char *const *have, size_t n)
+{
+	const char *best = NULL;
+	size_t most = strlen(name) / 3, bd = most + 1;
+
+	for (size_t i = 0; i < MET_N + n; i++) {
+		const char *cand = i < MET_N ? metric_defs[i].name : have[i - MET_N];
+		size_t d = edits(name, cand);
+
+		if (d < bd) {
+			bd = d;
+			best = cand;
+		}
+	}
+	return best;
+}
+
+int metric_check(const char *who, const char *name, const char *const *have, size_t n)
+{
+	char list[512];
+	size_t len = 0, shown = 0, other = 0;
+	const char *near;
+
+	if (metric_find(name) >= 0)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(have[i], name) == 0)
+			return 1;
+	list[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (metric_find(have[i]) >= 0)
+			continue;
+		other++;
+		if (len + strlen(have[i]) + 16 < sizeof(list)) {
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", shown ? ", " : "", have[i]);
+			shown++;
+		}
+	}
+	if (other > shown)
+		snprintf(list + len, sizeof(list) - len, ", ... (%zu more)", other - shown);
+	if (other)
+		error("%s: --metric '%s': no such metric (sgabench metrics lists them; the selected runs also have: %s)",
+		      who, name, list);
+	else
+		error("%s: --metric '%s': no such metric (sgabench metrics lists them; the selected runs have no other)",
+		      who, name);
+	near = closest(name, have, n);
+	if (near)
+		hint("did you mean '%s'?", near);
+	else
+		hint("'sgabench metrics --names' lists the registry; an event counts when a selected run stored it");
+	return 0;
 }

@@ -16,6 +16,8 @@
 #ifndef SGA_LIB_METRICS_H
 #define SGA_LIB_METRICS_H
 
+#include <stddef.h>
+
 /* Which way is better. compare leaves a metric with no direction out unless asked for it by name. */
 enum metric_dir { DIR_LOWER, DIR_HIGHER, DIR_NEITHER };
 
@@ -193,6 +195,17 @@ extern const struct metric_def metric_defs[MET_N];
 
 /* The metric called name, or -1 when the registry has no such row. */
 int metric_find(const char *name);
+
+/*
+ * Whether name is a metric one can ask for: a row of the registry, or
+ * among have[0..n), the names the runs asked about store (perf events and
+ * a model's per-level counts are named by the run, not by this registry).
+ * Returns 1 when it is; else 0, after printing "WHO: --metric 'NAME': no
+ * such metric" with the stored names that are not registry rows, and a
+ * hint naming the closest name (a misspelling: within a third of its
+ * length in single-character edits) when there is one.
+ */
+int metric_check(const char *who, const char *name, const char *const *have, size_t n);
 
 /*
  * The unit of event total e (which perf names, not this registry): ns for

@@ -64,6 +64,31 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 	return done(st, ret, rc);
 }
 
+int store_metric_names(struct store *s, const char *cell_glob, const char *machine,
+		       int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	/* names only, from the view's two sources apart: the view would sum every run's values */
+	static const char *q =
+		"SELECT v.event FROM value v JOIN run r ON r.id = v.run_id JOIN machine m ON m.id = r.machine_id"
+		" WHERE r.status = 'ok' AND r.cell GLOB ?1"
+		" AND (substr(m.fingerprint, 1, length(?2)) = ?2 OR r.machine_name = ?2)"
+		" UNION SELECT x.name FROM metric x JOIN run r ON r.id = x.run_id"
+		" JOIN machine m ON m.id = r.machine_id"
+		" WHERE r.status = 'ok' AND r.cell GLOB ?1"
+		" AND (substr(m.fingerprint, 1, length(?2)) = ?2 OR r.machine_name = ?2)"
+		" ORDER BY 1";
+	struct stmt *st = stmt_prepare(s, q);
+	int rc = 0, ret = 0;
+
+	if (!st)
+		return -EIO;
+	stmt_bind_text(st, 1, cell_glob);
+	stmt_bind_text(st, 2, machine ? machine : "");
+	while (!ret && (rc = stmt_step(st)) == STMT_ROW)
+		ret = fn(ctx, text(st, 0));
+	return done(st, ret, rc);
+}
+
 int store_list_series(struct store *s, const char *cell_glob, const char *machine,
 		      int (*fn)(void *ctx, const char *cell, int64_t machine_id,
 				const char *fp, const char *name, int nightly), void *ctx)

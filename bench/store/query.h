@@ -38,6 +38,15 @@ int store_list_runs(struct store *s, const struct store_runs_filter *f,
 		    int (*fn)(void *ctx, const struct store_run_row *r), void *ctx);
 
 /*
+ * Call fn for each name (an event or a run metric: the view run_metric's)
+ * that some successful run stores whose cell matches the GLOB cell_glob and
+ * whose machine is named machine or whose fingerprint starts with it (NULL:
+ * any), once each, in name order. Returns 0, fn's non-zero return, or -EIO.
+ */
+int store_metric_names(struct store *s, const char *cell_glob, const char *machine,
+		       int (*fn)(void *ctx, const char *name), void *ctx);
+
+/*
  * Call fn for each (cell, machine) with successful runs whose cell matches
  * the GLOB cell_glob and whose machine is named machine or whose
  * fingerprint starts with it, ordered by cell, machine name and

@@ -1,6 +1,8 @@
 /* t_metrics.c - the metric registry (lib/metrics.h) and the run's metric slots. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "lib/metrics.h"
 #include "lib/result.h"
 #include "tap.h"
@@ -42,6 +44,50 @@ static int bad_rows(void)
 	return bad;
 }
 
+/* metric_check(name, have, n) with its messages (stderr) into out; returns its result. */
+static int checked(const char *name, const char *const *have, size_t n, char *out, size_t len)
+{
+	FILE *f = tmpfile();
+	int saved = dup(2), ret;
+	size_t got = 0;
+
+	out[0] = '\0';
+	if (!f || saved < 0)
+		return -1;
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	ret = metric_check("t", name, have, n);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	got = fread(out, 1, len - 1, f);
+	out[got] = '\0';
+	fclose(f);
+	return ret;
+}
+
+/* metric_check: the registry and the runs' own names are metrics; a misspelling gets its nearest. */
+static void check_names(void)
+{
+	static const char *const have[] = { "dTLB-load-misses", "first-touch-faults", "l1-dtlb-misses" };
+	char msg[1024];
+
+	ok(checked("wall-s", NULL, 0, msg, sizeof(msg)) == 1 && !msg[0], "a registry name with no runs: a metric, silently");
+	ok(checked("l1-dtlb-misses", have, 3, msg, sizeof(msg)) == 1 && !msg[0], "a name the runs store: a metric");
+	ok(checked("l1-dtlb-misses", have, 2, msg, sizeof(msg)) == 0 &&
+	   strstr(msg, "t: --metric 'l1-dtlb-misses': no such metric (sgabench metrics lists them; "
+		  "the selected runs also have: dTLB-load-misses)\n"),
+	   "one the runs lack: refused, with their names outside the registry");
+	ok(checked("first-touch-fault", have, 0, msg, sizeof(msg)) == 0 &&
+	   strstr(msg, "the selected runs have no other)") && strstr(msg, "did you mean 'first-touch-faults'?"),
+	   "a misspelt registry name: the nearest one hinted");
+	ok(checked("l1-dtlb-miss", have, 3, msg, sizeof(msg)) == 0 && strstr(msg, "did you mean 'l1-dtlb-misses'?"),
+	   "a misspelt stored name: the nearest stored one hinted");
+	ok(checked("nosuch", have, 3, msg, sizeof(msg)) == 0 && !strstr(msg, "did you mean"),
+	   "nothing near: no guess");
+}
+
 int main(void)
 {
 	static struct run_result r;
@@ -76,5 +122,6 @@ int main(void)
 	ok(result_set_metric_named(&r, "pte-bytes", 4096) == 0 && r.nmetrics == 1 &&
 	   r.metric[0].id == MET_PTE_BYTES, "a registry name sets its row");
 	ok(result_get_metric(&r, MET_WALL_S, &x) == -ENOENT, "a metric the run lacks: -ENOENT");
+	check_names();
 	return done_testing();
 }

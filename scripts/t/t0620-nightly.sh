@@ -135,6 +135,17 @@ for bad in 'SWEEP_TASK="1 2"' 'SWEEP_COMPARE_ARGS="--metric-threshhold 3"' 'SWEE
 		grep -q "unknown setting SWEEP_TASK\|unknown option '--metric-threshhold'\|'last-7-night': not a selector" "$TMPD/err"
 	EOT
 done
+# A misspelt SWEEP_METRICS name: compare refuses it, so no night is judged
+# on the other metrics alone: a harness error, the name and the fix said.
+sed 's/first-touch-faults/first-touch-fault/' "$TMPD/cfg" >"$TMPD/typo"
+rc=0
+"$top/scripts/nightly" --db "$db" --label nightly-20261127 --no-sweep "$TMPD/typo" >/dev/null 2>"$TMPD/err" || rc=$?
+test_expect_success "a misspelt SWEEP_METRICS name: exit 2, the name, the nearest one" '
+	test_is "$rc" 2 &&
+	grep -q "compare: --metric .first-touch-fault.: no such metric" "$TMPD/err" &&
+	grep -q "^hint: did you mean .first-touch-faults.?$" "$TMPD/err" &&
+	grep -q "harness error" "$TMPD/err"
+'
 # Two nightly jobs on one database at once: they take turns.
 db2="$TMPD/two.db"
 cp "$db" "$db2"
