@@ -103,6 +103,12 @@ int store_batch_end(struct store_batch *b);
  */
 int store_insert(struct store *s, enum store_table_id t, const struct store_val *v, int64_t *rowid);
 
+/* Append the rows of st (select.c's run columns) to out, whose run array
+ * holds *cap; 0, -ENOMEM or -EIO. */
+struct stmt;
+struct runset;
+int select_collect(struct stmt *st, struct runset *out, size_t *cap);
+
 /* PRAGMA user_version into *v; 0 or -1. */
 int store_user_version(struct store *s, int *v);
 

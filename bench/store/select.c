@@ -198,6 +198,41 @@ static char *resolve(struct store *db, const char *text, const struct sel *s, co
 	return buf;
 }
 
+int select_collect(struct stmt *st, struct runset *out, size_t *cap)
+{
+	int rc;
+
+	while ((rc = stmt_step(st)) == STMT_ROW) {
+		struct run_ref *r;
+
+		if (out->n == *cap) {
+			size_t ncap = *cap ? 2 * *cap : 64;
+			struct run_ref *nr = realloc(out->run, ncap * sizeof(*nr));
+
+			if (!nr)
+				return -ENOMEM;
+			out->run = nr;
+			*cap = ncap;
+		}
+		r = &out->run[out->n++];
+		memset(r, 0, sizeof(*r));
+		r->id = stmt_col_int64(st, 0);
+		r->machine_id = stmt_col_int64(st, 1);
+		r->cell = dup_col(st, 2);
+		r->label = dup_col(st, 3);
+		r->started_at = dup_col(st, 4);
+		r->uuid = dup_col(st, 5);
+		r->machine_name = dup_col(st, 6);
+		r->kernel_variant = dup_col(st, 7);
+		r->boot_id = dup_col(st, 8);
+		r->group = r->machine_id;
+		if (!r->cell || !r->started_at || !r->uuid || !r->machine_name || !r->kernel_variant ||
+		    !r->boot_id)
+			return -ENOMEM;
+	}
+	return rc < 0 ? -EIO : 0;
+}
+
 int select_runs(struct store *store, const char *sel, const char *cell_glob, struct runset *out)
 {
 	return select_runs_on(store, sel, cell_glob, NULL, out);
@@ -210,7 +245,7 @@ int select_runs_on(struct store *store, const char *sel, const char *cell_glob, 
 	struct sel s;
 	char sql[1024], why[160];
 	size_t cap = 0;
-	int rc, ret = -EIO;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (parse(sel, &s, why, sizeof(why)))
@@ -228,38 +263,8 @@ int select_runs_on(struct store *store, const char *sel, const char *cell_glob, 
 	stmt_bind_text(st, 1, cell_glob);
 	bind_arg(st, &s);
 	stmt_bind_text(st, 5, machine);
-	while ((rc = stmt_step(st)) == STMT_ROW) {
-		struct run_ref *r;
-
-		if (out->n == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			struct run_ref *nr = realloc(out->run, ncap * sizeof(*nr));
-
-			if (!nr) {
-				ret = -ENOMEM;
-				goto fail;
-			}
-			out->run = nr;
-			cap = ncap;
-		}
-		r = &out->run[out->n++];
-		r->id = stmt_col_int64(st, 0);
-		r->machine_id = stmt_col_int64(st, 1);
-		r->cell = dup_col(st, 2);
-		r->label = dup_col(st, 3);
-		r->started_at = dup_col(st, 4);
-		r->uuid = dup_col(st, 5);
-		r->machine_name = dup_col(st, 6);
-		r->kernel_variant = dup_col(st, 7);
-		r->boot_id = dup_col(st, 8);
-		r->group = r->machine_id;
-		if (!r->cell || !r->started_at || !r->uuid || !r->machine_name || !r->kernel_variant ||
-		    !r->boot_id) {
-			ret = -ENOMEM;
-			goto fail;
-		}
-	}
-	if (rc < 0)
+	ret = select_collect(st, out, &cap);
+	if (ret)
 		goto fail;
 	stmt_finish(st);
 	out->resolved = resolve(store, sel, &s, machine);

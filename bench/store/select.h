@@ -5,6 +5,7 @@
  *   label:TEXT        runs whose label is exactly TEXT
  *   tonight           runs of the most recent 'nightly-*' label (by its latest run)
  *   last-N-nights     runs of the N most recent 'nightly-*' labels before tonight's
+ *                     (compare's baseline: before the candidate's, select_baseline_for)
  * Nights are each machine's own (run.machine_name): machine A's tonight is
  * A's latest nightly label, whatever B ran since.
  *   last-N            the N most recent runs of each cell on each machine
@@ -61,6 +62,16 @@ int select_is_kernel(const char *sel);
 /* As select_runs, only the runs of the machine named machine (NULL: every machine). */
 int select_runs_on(struct store *s, const char *sel, const char *cell_glob, const char *machine,
 		   struct runset *out);
+
+/*
+ * The baseline sel selects for the candidate cand: as select_runs_on,
+ * except that last-N-nights means, for each machine of cand, the N
+ * latest nightly labels of that machine begun before the candidate's
+ * first run there, the candidate's own labels left out: tonight's
+ * baseline when cand is tonight, a past night's when cand is that night.
+ */
+int select_baseline_for(struct store *s, const char *sel, const char *cell_glob, const char *machine,
+			const struct runset *cand, struct runset *out);
 
 /* Free what run ref r holds (not r itself). */
 void run_ref_free(struct run_ref *r);

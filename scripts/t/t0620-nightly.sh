@@ -77,6 +77,12 @@ test_expect_success "the floor between nights is the range of the baseline night
 	test_is "$(json '$.rows[0].baseline_sessions') $(json '$.rows[0].interleaved')" "7 0"
 EOT
 
+# A past night judged again: its last-N-nights are the nights before it,
+# never itself or a later one.
+run_sga compare --db "$db" --baseline last-3-nights --candidate label:nightly-20261123 --metric first-touch-faults
+test_expect_success "a past night's last-3-nights are the three nights before it" - <<-\EOT
+	grep -q "^baseline  last-3-nights = nightly-20261122 nightly-20261121 nightly-20261120 (24 runs)$" "$TMPD/out"
+EOT
 # Inject a regression into history: the earlier nights took 20 % fewer faults.
 cp "$db" "$TMPD/reg.db"
 sqlite3 "$TMPD/reg.db" "UPDATE metric SET value = value * 0.8 WHERE name = 'first-touch-faults'
