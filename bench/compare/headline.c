@@ -38,7 +38,11 @@ void cmp_change_words(const struct cmp_row *r, char *buf, size_t len)
 	double f = down ? 1 / x : x;
 
 	if (!isfinite(x) || x <= 0) {
-		snprintf(buf, len, "ratio %g (p %.2g)", x, r->mwu.p);
+		/* no ratio (a median of 0): the medians themselves */
+		if (r->exact)
+			snprintf(buf, len, "from %.6g to %.6g (exact)", r->estb, r->estc);
+		else
+			snprintf(buf, len, "from %.6g to %.6g (p %.2g)", r->estb, r->estc, r->mwu.p);
 		return;
 	}
 	if (r->exact) {
@@ -89,7 +93,7 @@ static int first_of_machine(const struct cmp *c, size_t i)
 static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 {
 	double lo = INFINITY, hi = 0;
-	size_t none = 0, insufficient = 0, improved = 0;
+	size_t none = 0, zero = 0, insufficient = 0, improved = 0;
 	char mw[96];
 
 	for (size_t k = i; k < c->nrows; k++) {
@@ -102,7 +106,11 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 		improved += r->v == V_IMPROVEMENT;
 		insufficient += r->v == V_INSUFFICIENT;
 		if (!isfinite(r->mde) || isnan(r->mde)) {
-			none++;
+			/* a baseline median of 0 has no relative change to resolve */
+			if (r->estb == 0)
+				zero++;
+			else
+				none++;
 			continue;
 		}
 		lo = fmin(lo, r->mde);
@@ -119,6 +127,9 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 			lo * 100, hi * 100);
 	if (none)
 		fprintf(f, "; %zu row%s could resolve no change (too few runs)", none, none == 1 ? "" : "s");
+	if (zero)
+		fprintf(f, "; %zu row%s with a baseline median of 0 (no relative change defined)", zero,
+			zero == 1 ? "" : "s");
 	if (insufficient)
 		fprintf(f, "; %zu row%s insufficient", insufficient, insufficient == 1 ? "" : "s");
 	if (improved)

@@ -156,9 +156,10 @@ void cmp_print_notes(const struct cmp *c, FILE *f)
 		print_note(c, c->notes[i], f);
 }
 
+/* The interval, "-" when either end is unknown or infinite (a median of 0). */
 static void fmt_ci(const struct cmp_row *r, char *buf, size_t len)
 {
-	if (isnan(r->ci.lo))
+	if (!isfinite(r->ci.lo) || !isfinite(r->ci.hi))
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "[%.4f, %.4f]", r->ci.lo, r->ci.hi);
@@ -194,8 +195,8 @@ static const char *metric_thresholds(const struct cmp *c, char *buf, size_t len)
 
 void cmp_print_human(const struct cmp *c, FILE *f)
 {
-	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512], pb[16], qb[16], mach[96];
-	int cw = 4, mw = 7, many = machines(c) > 1 && !c->cross;
+	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512], pb[16], qb[16], mach[96], ra[16];
+	int cw = 4, mw = 7, tw = 24, many = machines(c) > 1 && !c->cross;
 
 	cmp_print_headlines(c, f);
 	fputc('\n', f);
@@ -226,9 +227,11 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 			cw = (int)strlen(cell);
 		if (many && (int)strlen(c->rows[i].machine) + 15 > mw)
 			mw = (int)strlen(c->rows[i].machine) + 15;
+		if ((int)strlen(c->rows[i].metric) > tw)
+			tw = (int)strlen(c->rows[i].metric);
 	}
-	fprintf(f, "%-*s %-*s%s%-24s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
-		many ? mw : 0, many ? "machine" : "", many ? " " : "", "metric", "n_b", "n_c", "base", "cand",
+	fprintf(f, "%-*s %-*s%s%-*s %4s %4s %12s %12s %7s %-18s %9s %9s %6s %6s  %s\n", cw, "cell",
+		many ? mw : 0, many ? "machine" : "", many ? " " : "", tw, "metric", "n_b", "n_c", "base", "cand",
 		"ratio", "95% CI", "p", "q", "floor", "MDE", "verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -241,8 +244,13 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 				 machine_fp(c, r->machine_id, fp, sizeof(fp)));
 			fprintf(f, "%-*s ", mw, mach);
 		}
-		fprintf(f, "%-24s %4zu %4zu %12.6g %12.6g %7.4f %-18s %9s %9s %6s %6s  %s%s",
-			r->metric, r->nb, r->nc, r->estb, r->estc, r->ci.ratio, ci,
+		/* a ratio over a median of 0 is no number: "-" */
+		if (isfinite(r->ci.ratio))
+			snprintf(ra, sizeof(ra), "%.4f", r->ci.ratio);
+		else
+			snprintf(ra, sizeof(ra), "-");
+		fprintf(f, "%-*s %4zu %4zu %12.6g %12.6g %7s %-18s %9s %9s %6s %6s  %s%s",
+			tw, r->metric, r->nb, r->nc, r->estb, r->estc, ra, ci,
 			fmt_p(r, r->mwu.p, 1, pb, sizeof(pb)), fmt_p(r, r->q, 0, qb, sizeof(qb)),
 			fmt_pct(r->floor, fl, sizeof(fl)), fmt_pct(r->mde, md, sizeof(md)),
 			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");

@@ -83,6 +83,24 @@ run_sga compare --db "$db" --baseline last-3-nights --candidate label:nightly-20
 test_expect_success "a past night's last-3-nights are the three nights before it" - <<-\EOT
 	grep -q "^baseline  last-3-nights = nightly-20261122 nightly-20261121 nightly-20261120 (24 runs)$" "$TMPD/out"
 EOT
+# A baseline median of 0: no ratio, so the headline gives the medians and
+# the table no number where there is none.
+cp "$db" "$TMPD/zero.db"
+sqlite3 "$TMPD/zero.db" "UPDATE metric SET value = 0 WHERE name = 'first-touch-faults'
+	AND run_id IN (SELECT id FROM run WHERE label <> 'nightly-20261127')"
+run_sga compare --db "$TMPD/zero.db" --baseline last-3-nights --candidate label:nightly-20261127 --metric first-touch-faults
+test_expect_success "from a median of 0: the medians in the headline, '-' for the ratio and CI" - <<-\EOT
+	test_is "$rc" 1 &&
+	grep -q "^regression: machine [^ ]*, tasks=1: first-touch-faults from 0 to 100 (p [0-9.e-]*)$" "$TMPD/out" &&
+	grep -q "^tasks=2 first-touch-faults .* 0 *200 *- - .* regression$" "$TMPD/out" &&
+	! grep -q "inf\|nan" "$TMPD/out"
+EOT
+sqlite3 "$TMPD/zero.db" "UPDATE metric SET value = 0 WHERE name = 'first-touch-faults'"
+run_sga compare --db "$TMPD/zero.db" --baseline last-3-nights --candidate label:nightly-20261127 --metric first-touch-faults
+test_expect_success "medians of 0 on both sides: said so, not 'too few runs'" - <<-\EOT
+	test_is "$rc" 0 && grep -q "; 2 rows with a baseline median of 0 (no relative change defined)$" "$TMPD/out" &&
+	! grep -q "could resolve no change (too few runs)" "$TMPD/out"
+EOT
 # Inject a regression into history: the earlier nights took 20 % fewer faults.
 cp "$db" "$TMPD/reg.db"
 sqlite3 "$TMPD/reg.db" "UPDATE metric SET value = value * 0.8 WHERE name = 'first-touch-faults'
