@@ -14,7 +14,7 @@ set format y "10^{%L}"
 set xrange [0.5:2e6]
 set key top left
 pub = dir . '/cover-published.tsv'
-cmd = "plot pub using 1:2 with points lt 1 pt 7 ps 1.5 title 'published 2016, normal (Niagara, Linux 4.9 + RFC)', " . \
+cmd = "plot pub using 1:2 with points lt 1 pt 7 ps 1.5 title 'published 2016 (UltraSPARC T2 = Niagara 2), normal', " . \
       "pub using 1:3 with points lt 2 pt 7 ps 1.5 title 'published 2016, shared context'"
 if (note ne '') { set label 1 note at graph 0.98, graph 0.04 right font ',11' tc rgb '#555555' }
 if (model ne '') {

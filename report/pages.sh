@@ -80,7 +80,14 @@ scaling_table() {
 }
 
 # The prose of each section, shared by both pages (plain text, escaped on output).
-txt_cover="The 2016 shared-context RFC measured dTLB-load-misses of two tasks touching pages of one shared mapping: with normal contexts misses grow by about 98 per round; with a shared context they stay flat. Dots are the published points. The model line replays the same access order on a software TLB (the runs of sgabench table, the median over their seeds at each round count, as the table prints it); native points need a hardware PMU and are absent where the counter is missing."
+# txt_cover comes from report/cover.sh (cover_text): it quotes the data.
+
+# cover_table FMT: the cover-letter table, FMT html or md; the ratios are
+# those of 'sgabench table --json' (a dash when the report has none).
+cover_table() {
+	"$1_table" "$d/cover-table.tsv" rounds "published normal" "published shared" "model normal" "model shared" \
+		"model / published, normal" "model / published, shared" "native normal" "native shared"
+}
 txt_scaling="N tasks attach one SGA at the same address and each writes its working set once (first touch). With 2 MiB pages on a 1 GiB-aligned (PUD) range Linux shares the PMD page-table pages, so later tasks adopt the first task's page tables with one fault per GiB; offset by one huge page (PMD-aligned) nothing is shared; 4 KiB pages need one fault and one PTE per page per task. Points are medians, bars span min to max; each plot says how many runs stand behind a point. sga-pte-bytes is the page-table memory the SGA itself added to the tasks, the saving of large pages; VmPTE charges a shared PMD page to every task that maps it, so sharing shows only in the system-wide PageTables delta, drawn per task: other processes on the machine move it too, so it is noisy and can be negative (then the axis is linear, as it is for any plot with a value of 0 or below). VmPTE per task includes each process's own page tables (its stack and libraries), the same in every layout."
 txt_history="One plot per machine and metric, the machine that ran the latest nightly first: each line is one cell (tasks, page layout, rounds) of that machine's nightly runs, as a percentage of the cell's median over all nights. The metrics the nightly's verdicts rest on come first, then information. Circles mark change points found by sgabench history on that machine."
 txt_designs="The latest sweep of the TLB model (scripts/sweep configs/tlb-designs, SWEEP_COMMAND=sim): page walks of all tasks against the number of tasks, one line per machine preset, with and without a shared context. These are the presets' published TLB geometries with assumed replacement and strand timing, run on the same access order as the native backend: model figures, not measurements. est-translation-s is an estimate from assumed walk costs."
@@ -138,8 +145,10 @@ write_html() {
 	printf '<h2 id="summary">Summary</h2>\n<pre>%s</pre>\n' "$(html_escape <"$out/summary.txt")"
 
 	printf '<h2 id="cover">The cover-letter figure</h2>\n<p>%s</p>\n' "$(html_escape "$txt_cover")"
+	printf '<p><b>%s</b></p>\n' "$(cover_verdict_text | html_escape)"
+	[ ! -s "$d/table-checks.tsv" ] || html_table "$d/table-checks.tsv" "check (sgabench table)" result figures
 	html_fig cover "Rounds against dTLB-load-misses (log-log): published 2016 points, model and native, normal vs shared context"
-	html_table "$d/cover-table.tsv" rounds "published normal" "published shared" "model normal" "model shared" "native normal" "native shared"
+	cover_table html
 	[ -n "$model" ] && printf '<p>Model backend: <code>%s</code>.</p>\n' "$(html_escape "$model")"
 	if [ -s "$d/cover-missing.tsv" ]; then
 		printf '<p>Runs whose dTLB-load-misses are missing (stored as NULL with a reason, never 0):</p>\n'
@@ -241,8 +250,10 @@ write_markdown() {
 	printf '## Summary\n\n'
 	md_escape <"$out/summary.txt" | sed 's/^/- /'
 	printf '\n## The cover-letter figure\n\n%s\n\n' "$txt_cover"
+	printf '**%s**\n\n' "$(cover_verdict_text | md_escape)"
+	[ ! -s "$d/table-checks.tsv" ] || md_table "$d/table-checks.tsv" "check (sgabench table)" result figures
 	md_fig cover "Rounds against dTLB-load-misses, log-log"
-	md_table "$d/cover-table.tsv" rounds "published normal" "published shared" "model normal" "model shared" "native normal" "native shared"
+	cover_table md
 	[ -s "$d/cover-missing.tsv" ] && md_table "$d/cover-missing.tsv" backend "missing reason" runs
 	printf '## SGA scaling\n\n%s\n\n' "$txt_scaling"
 	if [ -n "$sweep" ]; then

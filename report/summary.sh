@@ -17,7 +17,10 @@ write_summary() {
 	q database-summary
 	line=$(awk -F'	' '$1 == 1000000 { printf "published normal %s vs shared %s", $2, $3; if ($4 != "-") printf "; model (median over its seeds) normal %s vs shared %s", $4, $5 }' "$d/cover-table.tsv")
 	miss=$(awk -F'	' '$1 == "native" { n += $3; r = $2 } END { if (n) printf "; native: missing (%s) on %d runs", r, n }' "$d/cover-missing.tsv")
-	echo "cover letter, dTLB-load-misses at 10^6 rounds: $line$miss"
+	# the verdict of 'sgabench table --json' (report/cover.sh), else that it is not given
+	verdict="verdict not given (mkreport --table)"
+	[ -s "$d/table-verdict.txt" ] && verdict=$(cat "$d/table-verdict.txt")
+	echo "cover-letter table (sgabench table): $verdict; dTLB-load-misses at 10^6 rounds: $line$miss"
 	if [ -n "${sweep:-}" ]; then
 		pt=$(at_max_tasks pagetables-delta-bytes 1024 "%.0f KiB")
 		ft=$(at_max_tasks first-touch-faults 1 "%.0f")

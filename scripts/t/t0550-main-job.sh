@@ -24,6 +24,13 @@ test_expect_success "it printed the cover-letter table" 'grep -q "^  1000000 |" 
 test_expect_success "it printed a five-line summary" 'test_is "$(sed -n "/^== summary ==$/,/^$/p" "$TMPD/stdout" | grep -c -v -e "^== summary" -e "^$")" 5'
 test_expect_success "and the report's path" 'grep -qx "report: $TMPD/out/index.html" "$TMPD/stdout"'
 test_expect_success "the report exists" 'test -s "$TMPD/out/index.html"'
+test_expect_success "the report states the verdict of the stored table's JSON" - <<-\EOT
+	j="$TMPD/out/data/table.json" &&
+	test_is "$(jq -r .command "$j")" table &&
+	v=$(jq -r 'if .reproduced then "reproduced" else "NOT reproduced: failed: " end' "$j") &&
+	grep -qF "cover-letter table (sgabench table): $v" "$TMPD/stdout" &&
+	grep -qF "$v" "$TMPD/out/summary.md"
+EOT
 test_expect_success "progress: the steps" 'grep -q "step 3/4: the SGA scaling sweep" "$TMPD/stderr"'
 test_expect_success "progress: cells and time left" - <<-\EOT
 	grep -q 'sweep: \[2/4\] .* after this, ~' "$TMPD/stderr"
