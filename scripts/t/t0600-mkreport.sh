@@ -91,8 +91,23 @@ test_expect_success "the scaling table has 3 layouts x 4 task counts" 'test_is "
 test_expect_success "4k at 8 tasks: 262144 faults (synthetic truth)" - <<-\EOT
 	grep -q '^4k	8	262144	' "$out/data/scaling-table.tsv"
 EOT
-test_expect_success "summary line 3 names the page-table memory at 8 tasks" - <<-\EOT
-	sh -c "sed -n 3p '$out/summary.txt' | grep -q 'at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB'"
+# The effect of shared PMD page tables is in the first-touch faults (the
+# fixture's truth: P + (N - 1) = 64 + 7 against N x P = 8 x 64); the
+# system-wide PageTables delta comes after, labelled so, with its spread.
+test_expect_success "summary line 3 leads with first-touch faults, 2m-pud against 2m-pmd at 8 tasks" - <<-\EOT
+	test_is "$(sed -n 3p "$out/summary.txt")" \
+		"first-touch minor faults at 8 tasks: 2m-pud (shared PMD page tables) 71 vs 2m-pmd (unshared) 512, 0.14 times as many; 4k 262144"
+EOT
+test_expect_success "summary line 4: the PageTables delta, system-wide, with its spread over runs and cells" - <<-\EOT
+	sed -n 4p "$out/summary.txt" | grep -qF "system-wide PageTables delta (every process moves it: the runs of one cell differ by up to 0 KiB, 2m-pmd, 1 tasks; cell medians range from 12 to 2112 KiB) at 8 tasks: 2m-pmd 96 KiB, 2m-pud 68 KiB, 4k 2112 KiB" &&
+	! grep -q '^page tables' "$out/summary.txt"
+EOT
+test_expect_success "the spread is the data's: one run 1 MiB off widens it to 1024 KiB" - <<-\EOT
+	cp "$db" "$TMPD/spread.db" &&
+	sqlite3 "$TMPD/spread.db" "UPDATE metric SET value = value + 1048576 WHERE name = 'pagetables-delta-bytes'
+		AND run_id = (SELECT id FROM run WHERE uuid = 'scal-2m-pud-4-1')" &&
+	"$top/report/mkreport" --db "$TMPD/spread.db" --out "$TMPD/spread" >/dev/null 2>&1 &&
+	sed -n 4p "$TMPD/spread/summary.txt" | grep -qF "differ by up to 1024 KiB, 2m-pud, 4 tasks;"
 EOT
 # The fixture's step is exactly 10 % (0.9 times); history measures it on
 # the runs of the nights before and after it.
