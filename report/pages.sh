@@ -158,6 +158,8 @@ write_html() {
 	printf '<h2 id="scaling">SGA scaling</h2>\n<p>%s</p>\n' "$(html_escape "$txt_scaling")"
 	if [ -n "$sweep" ]; then
 		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$sweep_label")" "$(html_escape "$sweep")"
+		printf '<p%s>Runs of this sweep: %s.</p>\n' "$([ "$(cat "$d/sweep-complete")" != 0 ] || echo ' class="broken"')" \
+			"$(html_escape <"$d/sweep-state.txt")"
 		scaling_figs html
 		scaling_table html
 	else
@@ -258,6 +260,7 @@ write_markdown() {
 	printf '## SGA scaling\n\n%s\n\n' "$txt_scaling"
 	if [ -n "$sweep" ]; then
 		printf 'Sweep: %s.\n\n' "$(md_escape "$sweep_label")"
+		printf 'Runs of this sweep: %s.\n\n' "$(md_escape <"$d/sweep-state.txt")"
 		scaling_figs md
 		scaling_table md
 	else

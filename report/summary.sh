@@ -37,7 +37,9 @@ spread() {
 }
 
 write_summary() {
-	q database-summary
+	# the database, and whether the sweep shown ran to its end (report/sweep.sh)
+	printf '%s%s\n' "$(q database-summary)" \
+		"$([ ! -s "$d/sweep-state.txt" ] || printf '; sweep %s: %s' "${sweep_label%%,*}" "$(cat "$d/sweep-state.txt")")"
 	line=$(awk -F'	' '$1 == 1000000 { printf "published normal %s vs shared %s", $2, $3; if ($4 != "-") printf "; model (median over its seeds) normal %s vs shared %s", $4, $5 }' "$d/cover-table.tsv")
 	miss=$(awk -F'	' '$1 == "native" { n += $3; r = $2 } END { if (n) printf "; native: missing (%s) on %d runs", r, n }' "$d/cover-missing.tsv")
 	# the verdict of 'sgabench table --json' (report/cover.sh), else that it is not given

@@ -24,6 +24,9 @@ test_expect_success "it printed the cover-letter table" 'grep -q "^  1000000 |" 
 test_expect_success "it printed a five-line summary" 'test_is "$(sed -n "/^== summary ==$/,/^$/p" "$TMPD/stdout" | grep -c -v -e "^== summary" -e "^$")" 5'
 test_expect_success "and the report's path" 'grep -qx "report: $TMPD/out/index.html" "$TMPD/stdout"'
 test_expect_success "the report exists" 'test -s "$TMPD/out/index.html"'
+test_expect_success "the summary says the sweep completed, all its planned runs stored" - <<-\EOT
+	sed -n "/^== summary ==$/,/^$/p" "$TMPD/stdout" | grep -q "; sweep [a-z-]*: complete: \([0-9]*\) of \1 planned runs stored$"
+EOT
 test_expect_success "the report states the verdict of the stored table's JSON" - <<-\EOT
 	j="$TMPD/out/data/table.json" &&
 	test_is "$(jq -r .command "$j")" table &&
