@@ -158,6 +158,14 @@ test_expect_success "scaling: sga-pte-bytes in the table (4k, 8 tasks: 2048 KiB;
 	grep -q '^4k	8	262144	2048.0	' "$out/data/scaling-table.tsv" &&
 	grep -q '^2m-pud	8	71	32.0	' "$out/data/scaling-table.tsv"
 EOT
+# The table's values are all-tasks medians, also for the metrics plotted
+# per task: each header says its basis (fixture: 12288 B per task, 8 tasks).
+test_expect_success "scaling table: each column names its basis" - <<-\EOT
+	grep -q '<th>pagetables-delta-bytes (KiB, all tasks; plotted per task)</th><th>pte-bytes (KiB, all tasks; plotted per task)</th>' "$out/index.html" &&
+	grep -q '<th>first-touch-faults (all tasks)</th><th>sga-pte-bytes (KiB, all tasks)</th>' "$out/index.html" &&
+	grep -q '| pagetables-delta-bytes (KiB, all tasks; plotted per task) |' "$out/summary.md" &&
+	test_is "$(awk -F'	' '$1 == "2m-pmd" && $2 == 8 { print $5 }' "$out/data/scaling-table.tsv")" 96.0
+EOT
 test_expect_success "scaling: every plot says how many runs stand behind a point (3)" - <<-\EOT
 	for p in sga-pte-bytes pagetables-delta-bytes first-touch-faults pte-bytes wall-s; do
 		grep -q 'only 3 run(s) per point' "$out/scaling-$p.svg" || return 1
