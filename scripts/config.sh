@@ -142,7 +142,8 @@ config_load() {
 	done
 	# a misspelt setting would be dropped without a word (SWEEP_TASK for
 	# SWEEP_TASKS): every name set is a setting or an axis of SWEEP_AXES
-	for v in $(sed -n 's/^[ \t]*\(export[ \t]\{1,\}\)\{0,1\}\(SWEEP_[A-Z0-9_]*\)=.*/\2/p' "$cfg_file"); do
+	set_names=$(sed -n 's/^[ \t]*\(export[ \t]\{1,\}\)\{0,1\}\(SWEEP_[A-Z0-9_]*\)=.*/\2/p' "$cfg_file")
+	for v in $set_names; do
 		case " $CONFIG_SETTINGS " in *" ${v#SWEEP_} "*) continue ;; esac
 		known=""
 		for axis in $SWEEP_AXES; do
