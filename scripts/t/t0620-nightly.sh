@@ -126,6 +126,13 @@ rc=0
 SGABENCH_BIN=/nonexistent "$top/scripts/nightly" --db "$db" "$TMPD/cfg" >/dev/null 2>&1 || rc=$?
 test_expect_success "no sgabench binary: exit 3 (a missing resource)" 'test_is "$rc" 3'
 rc=0
+"$top/scripts/nightly" --db postgresql://nobody@127.0.0.1:1/none --no-sweep --label nightly-20261201 "$TMPD/cfg" \
+	>/dev/null 2>"$TMPD/err" || rc=$?
+test_expect_success "a server that cannot be reached: exit 3 (a missing resource), sgabench's reason shown" - <<-\EOT
+	test_is "$rc" 3 && grep -q "cannot connect to PostgreSQL" "$TMPD/err" &&
+	grep -q "no verdict tonight: a resource is missing" "$TMPD/err"
+EOT
+rc=0
 "$top/scripts/nightly" --db "$db" no-such-config >/dev/null 2>&1 || rc=$?
 test_expect_success "an unknown config: exit 2" 'test_is "$rc" 2'
 # A kernel update: tonight's runs are on a new fingerprint. The first such
