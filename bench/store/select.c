@@ -46,17 +46,24 @@ static const char *parse_n(const char *s, long *n)
 	return end;
 }
 
-/* Whether s is YYYY-MM-DD. */
+/* Whether s is a calendar date YYYY-MM-DD (2026-02-30 is not). */
 static int is_date(const char *s)
 {
 	static const char pat[] = "dddd-dd-dd";
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d;
 
 	if (strlen(s) != sizeof(pat) - 1)
 		return 0;
 	for (size_t i = 0; pat[i]; i++)
 		if (pat[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pat[i])
 			return 0;
-	return 1;
+	y = atoi(s);
+	m = atoi(s + 5);
+	d = atoi(s + 8);
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return 0;
+	return !(m == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)));
 }
 
 static int parse(const char *s, struct sel *out, char *why, size_t whylen)
@@ -84,7 +91,7 @@ static int parse(const char *s, struct sel *out, char *why, size_t whylen)
 		out->arg = s + 5;
 	} else if (strncmp(s, "since:", 6) == 0) {
 		if (!is_date(s + 6)) {
-			snprintf(why, whylen, "since: wants a date YYYY-MM-DD");
+			snprintf(why, whylen, "since: wants a calendar date YYYY-MM-DD");
 			return -EINVAL;
 		}
 		out->kind = SEL_SINCE;

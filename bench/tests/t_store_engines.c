@@ -173,6 +173,17 @@ static void check_engine(int e, const char *db, const char *name)
 	ok(select_runs(s, "since:2026-12-03", NULL, &rs) == 0 && rs.n == 4, "%s: since:DATE", name);
 	id = rs.n ? rs.run[0].id : -1;
 	runset_free(&rs);
+	{
+		static const char *const bad[] = { "since:2026-13-45", "since:2026-02-29", "since:2026-04-31",
+						   "since:2026-00-10", "since:2026-1-10" };
+		char reason[160];
+		int refused = 0;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			refused += select_check(bad[i], reason, sizeof(reason)) != 0;
+		ok(refused == 5 && select_check("since:2024-02-29", reason, sizeof(reason)) == 0,
+		   "%s: since: takes calendar dates only (2024-02-29 yes; 2026-02-29, 2026-13-45 no)", name);
+	}
 
 	ok(store_list_series(s, "cell-*", "00000000e9", add_series, &ser) == 0 && ser.n == 2 &&
 	   ser.nightly == 2, "%s: two series, both nightly, for a fingerprint prefix", name);
