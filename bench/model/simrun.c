@@ -53,9 +53,11 @@ static int hardware_can(const struct sim_cfg *c, const struct model_machine *m,
 
 		if (!m->arch_psz || (m->arch_psz & (1u << psz)))
 			continue;
-		snprintf(err, errlen, "--%spage-size %s: %s has no %s pages (it maps %s)", a ? "heap-" : "",
-			 model_psz_name(psz), m->arch, model_psz_name(psz),
-			 model_psz_mask_str(m->arch_psz, ps, sizeof(ps)));
+		snprintf(err, errlen, "--%spage-size %s%s: %s has no %s pages (it maps %s)%s%s", a ? "heap-" : "",
+			 model_psz_name(psz), a && (!c->heap_page || strcmp(c->heap_page, "4k") == 0) ?
+			 " (the default)" : "", m->arch, model_psz_name(psz),
+			 model_psz_mask_str(m->arch_psz, ps, sizeof(ps)), a ? ": give --heap-page-size " : "",
+			 a ? model_psz_name((unsigned)__builtin_ctz(m->arch_psz)) : "");
 		return -EINVAL;
 	}
 	return 0;
@@ -72,7 +74,8 @@ static int heap_prepare(const struct sim_cfg *c, struct model_run *r, char *err,
 		/* a heap setting alone would name a distinct cell for the same run */
 		if (c->heap_share == 25 && !page && r->heap_psz == PSZ_4K)
 			return 0;
-		snprintf(err, errlen, "--heap-page-size and --heap-share describe the heap: give --heap-size");
+		snprintf(err, errlen, "--heap-page-size and --heap-share describe a heap: give --heap-size SIZE "
+			 "(0, the default, is none)");
 		return -EINVAL;
 	}
 	if (page) {

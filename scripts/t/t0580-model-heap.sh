@@ -67,6 +67,8 @@ test_expect_success "refused with exit 2: bad heaps, bad partitions, sweeps and 
 	refuse 2 "heap-share" sim --no-store --heap-size 1m --heap-share 100 &&
 	refuse 2 "not a multiple of its page size" sim --no-store --machine intel-skylake --heap-size 6000 &&
 	refuse 2 "has no 4m pages" sim --no-store --machine intel-skylake --heap-size 8m --heap-page-size 4m &&
+	refuse 2 "heap-page-size 4k (the default): sparc64 has no 4k pages (it maps 8k+64k+4m+256m): give $(
+		)--heap-page-size 8k" sim --no-store --machine ultrasparc-t2 --heap-size 8m &&
 	refuse 2 "holds the heap's 4k pages" sim --no-store --machine custom --tlb 'l1:64,full,lru,ps=2m' \
 		--page-size 2m --heap-size 1m &&
 	refuse 2 "more than its 4" sim --no-store --machine custom --tlb 'l2:64,4way,lru,ps=4k+2m,part=4k:3+2m:2' &&
