@@ -214,13 +214,15 @@ const struct named_stmt store_named[] = {
 	  " JOIN run r ON r.uuid = t.run_uuid WHERE t.sweep_uuid = s.uuid AND r.backend LIKE ?1)"
 	  " ORDER BY started_at DESC, uuid DESC LIMIT 1", NULL },
 	{ "scaling-points", 2, 0, "SWEEP_UUID METRIC",
-	  "layout, tasks, metric, value of the sweep's samples of METRIC (wall-s: hyperfine's times)",
+	  "layout, tasks, metric, value of the sweep's samples of METRIC (wall-s from hyperfine when the"
+	  " run has none, as a run stored before it had one)",
 	  "SELECT " LAYOUT " AS layout, r.tasks, m.name, m.value FROM timing t JOIN run r ON r.uuid = t.run_uuid"
 	  " JOIN run_metric m ON m.run_id = r.id WHERE t.sweep_uuid = ?1 AND " OK_RUN
-	  " AND m.value IS NOT NULL AND m.name = ?2 AND ?2 <> 'wall-s'"
+	  " AND m.value IS NOT NULL AND m.name = ?2"
 	  " UNION ALL SELECT " LAYOUT ", r.tasks, 'wall-s', t.wall_s FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND t.exit_code = 0 AND ?2 = 'wall-s'"
+	  " AND NOT EXISTS (SELECT 1 FROM metric w WHERE w.run_id = r.id AND w.name = 'wall-s')"
 	  " ORDER BY 1, 3, 2, 4", NULL },
 	{ "nightly-machines", 0, 0, "", "the ids of the 8 machines with the latest nightly runs,"
 	  " latest first",

@@ -174,6 +174,17 @@ EOT
 test_expect_success "scaling: PageTables per task separates the layouts at 8 tasks" - <<-\EOT
 	test_is "$(awk -F'	' '$1 == "8" { print $2 }' "$out/data/scaling-pagetables-delta-bytes.dat" | tr '\n' ' ')" "12288 8704 270336 "
 EOT
+# wall-s is the run's own (as show prints it), hyperfine's only for a run
+# stored without one: one name, one quantity.
+test_expect_success "scaling wall-s: the run's own, hyperfine's only where the run has none" - <<-\EOT
+	cp "$db" "$TMPD/wall.db" &&
+	sw=$(sqlite3 "$TMPD/wall.db" "SELECT sweep_uuid FROM timing LIMIT 1") &&
+	n=$("$SGABENCH" db query --db "$TMPD/wall.db" -- scaling-points "$sw" wall-s | wc -l) &&
+	sqlite3 "$TMPD/wall.db" "INSERT INTO metric (run_id, name, value) SELECT r.id, 'wall-s', 123.5
+		FROM run r JOIN timing t ON t.run_uuid = r.uuid WHERE t.sweep_uuid = '$sw' LIMIT 1" &&
+	"$SGABENCH" db query --db "$TMPD/wall.db" -- scaling-points "$sw" wall-s >"$TMPD/wall" &&
+	test_is "$(wc -l <"$TMPD/wall")" "$n" && test_is "$(grep -c '123\.5$' "$TMPD/wall")" 1
+EOT
 # The machines: a metric the load does not move, machines told apart.
 test_expect_success "machines: not load noise, each machine named by host and fingerprint" - <<-\EOT
 	grep -q 'accesses-per-cpu-s-best: the same cells on 2 of 2 machine' "$out/machines.svg" &&
