@@ -200,8 +200,9 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 
 	cmp_print_headlines(c, f);
 	fputc('\n', f);
-	fprintf(f, "baseline  %s = %s (%zu runs)\ncandidate %s = %s (%zu runs)\n", c->baseline,
-		c->base.resolved, c->base.n, c->candidate, c->cand.resolved, c->cand.n);
+	fprintf(f, "baseline  %s = %s (%zu run%s)\ncandidate %s = %s (%zu run%s)\n", c->baseline,
+		c->base.resolved, c->base.n, c->base.n == 1 ? "" : "s", c->candidate, c->cand.resolved,
+		c->cand.n, c->cand.n == 1 ? "" : "s");
 	if (c->kernels) {
 		char kb[256], kc[256];
 
