@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/log.h"
 #include "store/internal.h"
 #include "store/query.h"
 #include "store/select.h"
@@ -160,6 +161,26 @@ static char *dup_col(struct stmt *st, int i)
 }
 
 /*
+ * Warn of each machine whose tonight (its latest nightly label) is older
+ * than the latest of all: it has not run since, so "tonight" is another
+ * night there. Labels nightly-YYYYMMDD sort by date.
+ */
+static void stale_tonight(struct store *db, const char *machine)
+{
+	struct stmt *st = stmt_prepare(db, "SELECT mn, label, (SELECT MAX(label) FROM (" NIGHTS_SQL ") AS a)"
+				       " FROM (" NIGHTS_SQL ") AS n WHERE n.k = 1 AND (?1 IS NULL OR n.mn = ?1)"
+				       " AND n.label < (SELECT MAX(label) FROM (" NIGHTS_SQL ") AS b) ORDER BY n.mn");
+
+	if (!st)
+		return;
+	stmt_bind_text(st, 1, machine);
+	while (stmt_step(st) == STMT_ROW)
+		warning("tonight on machine '%s' is %s, older than the latest night, %s: it has not run since",
+			stmt_col_text(st, 0), stmt_col_text(st, 1), stmt_col_text(st, 2));
+	stmt_finish(st);
+}
+
+/*
  * Describe what s resolved to: the nightly labels it stands for (with
  * their machine's name when there are several machines), or the selector.
  */
@@ -198,6 +219,8 @@ static char *resolve(struct store *db, const char *text, const struct sel *s, co
 		if (!n)
 			fprintf(f, "%s (no nightly labels%s%s)", text, machine ? " on machine " : "",
 				machine ? machine : "");
+		if (s->kind == SEL_TONIGHT && machines > 1)
+			stale_tonight(db, machine);
 	} else {
 		fputs(text, f);
 	}

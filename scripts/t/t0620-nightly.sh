@@ -101,6 +101,18 @@ test_expect_success "medians of 0 on both sides: said so, not 'too few runs'" - 
 	test_is "$rc" 0 && grep -q "; 2 rows with a baseline median of 0 (no relative change defined)$" "$TMPD/out" &&
 	! grep -q "could resolve no change (too few runs)" "$TMPD/out"
 EOT
+# Two machines: "tonight" is each one's latest night; one that has not run
+# since is named.
+for n in A:20261120 A:20261121 B:20261120; do
+	SGABENCH_MACHINE=${n%%:*} "$top/scripts/sweep" -q --db "$TMPD/ab.db" --label "nightly-${n#*:}" "$TMPD/cfg" \
+		>/dev/null 2>&1
+done
+run_sga compare --db "$TMPD/ab.db" --baseline last-1-nights --candidate tonight --metric first-touch-faults
+test_expect_success "tonight older on one machine than the latest night: a warning names it" - <<-\EOT
+	grep -qx "sgabench: warning: tonight on machine 'B' is nightly-20261120, older than the latest night, $(
+		)nightly-20261121: it has not run since" "$TMPD/err" &&
+	test_is "$(grep -c "tonight on machine" "$TMPD/err")" 1
+EOT
 # Inject a regression into history: the earlier nights took 20 % fewer faults.
 cp "$db" "$TMPD/reg.db"
 sqlite3 "$TMPD/reg.db" "UPDATE metric SET value = value * 0.8 WHERE name = 'first-touch-faults'
