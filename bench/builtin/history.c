@@ -167,7 +167,8 @@ static int load_series(struct store *db, const struct hist_opts *o, struct serie
 /*
  * The change points of a per-night series, found among its runs (s->rv)
  * and moved to the night of the run where each step begins; two steps in
- * one night count once. Returns their number or -ENOMEM.
+ * one night count once, and none in the first night. Returns their number
+ * or -ENOMEM.
  */
 static int night_change_points(const struct hist_opts *o, struct series *s)
 {
@@ -176,7 +177,9 @@ static int night_change_points(const struct hist_opts *o, struct series *s)
 
 	for (int i = 0; i < n; i++) {
 		cp[i].index = s->rnight[cp[i].index];
-		if (k && s->cp[k - 1].index == cp[i].index)
+		/* a step inside the first night (kernel) has no night before it:
+		   not a change between nights */
+		if (cp[i].index == 0 || (k && s->cp[k - 1].index == cp[i].index))
 			continue;
 		s->cp[k++] = cp[i];
 	}

@@ -113,6 +113,20 @@ test_expect_success "tonight older on one machine than the latest night: a warni
 		)nightly-20261121: it has not run since" "$TMPD/err" &&
 	test_is "$(grep -c "tonight on machine" "$TMPD/err")" 1
 EOT
+# A step inside the first night is no change between nights: history per
+# night puts no change point at #0 (nothing comes before it).
+printf 'SWEEP_AXES="tasks"\nSWEEP_TASKS="1"\nSWEEP_PASSES=10\nSWEEP_RUNS=2\nSWEEP_WARMUP=0\n' >"$TMPD/hcfg"
+for n in 20261120 20261121; do
+	"$top/scripts/sweep" -q --db "$TMPD/h.db" --label "nightly-$n" "$TMPD/hcfg" >/dev/null 2>&1
+done
+sqlite3 "$TMPD/h.db" "UPDATE metric SET value = 1000 WHERE name = 'first-touch-faults' AND run_id IN
+	(SELECT id FROM run WHERE label = 'nightly-20261120' ORDER BY id LIMIT 10 OFFSET 10)
+	OR run_id IN (SELECT id FROM run WHERE label = 'nightly-20261121')"
+run_sga history --db "$TMPD/h.db" --metric first-touch-faults --json
+test_expect_success "history: a step inside the first night is no change point at #0" - <<-\EOT
+	test_is "$rc:$(jq -r '[.series[].points | length] | join(" ")' "$TMPD/out"):$(jq '.change_points | length' "$TMPD/out")" \
+		"0:2:0"
+EOT
 # Inject a regression into history: the earlier nights took 20 % fewer faults.
 cp "$db" "$TMPD/reg.db"
 sqlite3 "$TMPD/reg.db" "UPDATE metric SET value = value * 0.8 WHERE name = 'first-touch-faults'
