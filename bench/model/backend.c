@@ -83,7 +83,8 @@ static const struct opt model_opts[] = {
 	  .cell = "sharedctx", .cell_at = 10, .conf = "sharedctx" },
 	{ .name = "page-size", .type = OPT_STR, .off = O(page),
 	  .metavar = "SIZE", .defhelp = "the machine's (t2: 4m)",
-	  .help = "page size of the area: 4k 8k 64k 2m 4m 256m 1g 2g 16g",
+	  .help = "page size of the area, one the machine's architecture maps: "
+		  "4k 8k 16k 64k 512k 2m 4m 32m 256m 512m 1g 2g 16g",
 	  .cell = "page", .cell_at = 4, .conf = "page_size" },
 	/* a second page size: cell words only when used, after page=
 	   (ties at 4 keep this order), so older cells stay as they were */

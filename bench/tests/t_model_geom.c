@@ -5,6 +5,7 @@
  * brute-force reference. */
 #include <stdio.h>
 #include <string.h>
+#include "model/backend.h"
 #include "model/model.h"
 #include "tap.h"
 
@@ -93,6 +94,17 @@ static void parser(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok(model_parse_tlb(bad[i][0], &m, err, sizeof(err)) != 0 && strstr(err, bad[i][1]),
 		   "'%s' refused: %s", bad[i][0], err);
+	/* --page-size's help lists every size the model knows, in order */
+	for (const struct opt *o = model_backend.opts; o->name || o->type == OPT_ROWS; o++) {
+		size_t n = 0;
+
+		if (!o->name || strcmp(o->name, "page-size") != 0)
+			continue;
+		err[0] = '\0';
+		for (unsigned s = 0; s < PSZ_N; s++)
+			n += (size_t)snprintf(err + n, sizeof(err) - n, "%s%s", s ? " " : ": ", model_psz_name(s));
+		ok(strstr(o->help, err) != NULL, "--page-size's help lists the model's sizes%s", err);
+	}
 }
 
 /*
