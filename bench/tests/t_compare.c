@@ -84,7 +84,10 @@ static void test_options(sqlite3 *db)
 
 	char *since[] = { "compare", "--db", dbpath, "--baseline", "since:2026-11-23", "--candidate",
 			  "tonight", "--json", "--metric", "minor-faults", NULL };
-	char *uuids[] = { "compare", "--db", dbpath, "--baseline", "last-7-nights", "--candidate",
+	char *uuids[] = { "compare", "--db", dbpath, "--baseline", "label:nightly-2026-11-29", "--candidate",
+			  "uuid:uuid-0003,uuid-0004", "--json", "--metric", "minor-faults", NULL };
+	/* the first night's runs: no night before them to be their last-7-nights */
+	char *first[] = { "compare", "--db", dbpath, "--baseline", "last-7-nights", "--candidate",
 			  "uuid:uuid-0003,uuid-0004", "--json", "--metric", "minor-faults", NULL };
 
 	is_u64(run_cmd(cmd_compare, since), 1, "since:2026-11-23 vs tonight: exit 1");
@@ -94,6 +97,7 @@ static void test_options(sqlite3 *db)
 	ok(strcmp(jq("(SELECT group_concat(json_extract(value, '$.n_cand') || json_extract(value, '$.verdict'), ' ')"
 		     " FROM json_each(j, '$.rows'))"), "1insufficient 1insufficient") == 0,
 	   "two uuids, one per cell: insufficient in both");
+	is_u64(run_cmd(cmd_compare, first), 3, "last-7-nights of the first night's runs: none before them, exit 3");
 	exec(db, "INSERT INTO noise VALUES ('cell=A', 'minor-faults', 1, 0.10, 20, '2026-11-15')");
 	char *plain[] = { "compare", "--db", dbpath, "--baseline", "last-7-nights", "--candidate",
 			  "tonight", "--json", "--metric", "minor-faults", NULL };
