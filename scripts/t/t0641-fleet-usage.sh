@@ -1,5 +1,6 @@
 #!/bin/sh
-# t0641: the performance team's usage and exit items: a bare config NAME,
+# t0641: the performance team's usage and exit items: a bare config NAME
+# (read as the config, the night then ending on its missing database: 3),
 # whole --help texts, SGABENCH_DB against an explicit --db, a missing
 # database directory refused with its mkdir (and not made), no password in
 # sweep --dry-run, runs --json's envelope, the schema version results/
@@ -27,7 +28,7 @@ mkdir "$TMPD/state"
 
 test_expect_success 'scripts/nightly nightly: the bare NAME is the config, not the script' '
 	rc=0 && "$top/scripts/nightly" --no-sweep --db "$TMPD/none.db" nightly >"$TMPD/out" 2>"$TMPD/err" || rc=$? &&
-	test_is "$rc" 2 &&
+	test_is "$rc" 3 && grep -q "no database at" "$TMPD/err" &&
 	grep -q "^nightly: machine .*, config .nightly., label" "$TMPD/out" &&
 	! grep -q "not a plain SWEEP" "$TMPD/err"
 '
