@@ -343,9 +343,16 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_dbl(j, "ci_hi", r->ci.hi);
 	json_dbl(j, "u", r->mwu.u);
 	json_dbl(j, "p", r->mwu.p);
-	json_bool(j, "p_exact", r->mwu.exact);
-	json_dbl(j, "min_p", r->quant == 0.5 ? stats_mwu_min_p(r->nb, r->nc)
-		 : fmax(stats_mwu_min_p(r->nb, r->nc), 1.0 / (1.0 + STATS_PERM_RESAMPLES)));
+	/* p_exact: the test's p is exact, not its normal approximation; an
+	   exact row has no test, so neither it nor the least p applies */
+	if (r->exact) {
+		json_null(j, "p_exact");
+		json_null(j, "min_p");
+	} else {
+		json_bool(j, "p_exact", r->mwu.exact);
+		json_dbl(j, "min_p", r->quant == 0.5 ? stats_mwu_min_p(r->nb, r->nc)
+			 : fmax(stats_mwu_min_p(r->nb, r->nc), 1.0 / (1.0 + STATS_PERM_RESAMPLES)));
+	}
 	json_dbl(j, "q", r->q);
 	json_dbl(j, "noise_floor", r->floor);
 	json_dbl(j, "floor_within", r->floor_within);

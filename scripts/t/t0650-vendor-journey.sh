@@ -81,8 +81,8 @@ journey() {
 			| sort | join(" ")' "$TMPD/ab.json")" "2:exact:1:1:regression 4:exact:1:1:regression"
 	EOT
 	test_expect_success "$E: the ratio is exactly 2, its CI collapsed onto it, no p" - <<-\EOT
-		test_is "$(jq -r '[.rows[] | "\(.ratio) \(.ci_lo) \(.ci_hi) \(.p) \(.noise_floor)"] | unique | join(",")' \
-			"$TMPD/ab.json")" "2 2 2 null 0"
+		test_is "$(jq -r '[.rows[] | "\(.ratio) \(.ci_lo) \(.ci_hi) \(.p) \(.p_exact) \(.min_p) \(.noise_floor)"] |
+			unique | join(",")' "$TMPD/ab.json")" "2 2 2 null null null 0"
 	EOT
 	test_expect_success "$E: each side's count is the reference simulator's and the geometry's" - <<-\EOT
 		for t in 2 4; do
