@@ -139,7 +139,9 @@ enum metric_plot {
 	  NOISE_BOTH, SCOPE_RUN, "accesses", 0, \
 	  "of those, the accesses accounted by exact period skipping") \
 	X(MET_MODEL_PERIOD_CYCLES, "model-period-cycles", "", DIR_NEITHER, KIND_COUNT, NOISE_BOTH, \
-	  SCOPE_RUN, "cycles", 0, "length of the detected period of the simulation, 0 when none") \
+	  SCOPE_RUN, "slots", 0, \
+	  "length of the detected period of the simulation in the core's issue slots (one access each; " \
+	  "not clock cycles), 0 when none") \
 	X(MET_MODEL_ACCESSES_PER_S, "model-accesses-per-s", "1/s", DIR_HIGHER, KIND_RATE, \
 	  NOISE_ONE_WAY, SCOPE_LOAD, "accesses/s", 0, \
 	  "model-accesses / model-wall-s: the model's own speed") \
