@@ -4,6 +4,7 @@
  * child rows. On a server that is one round trip per batch instead of
  * one per row.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store/internal.h"

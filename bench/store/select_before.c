@@ -4,6 +4,7 @@
  * latest nightly labels begun before the candidate's first run there.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "store/internal.h"
