@@ -110,7 +110,6 @@ static unsigned sweep_refused(const struct sweep_cfg *w, char *buf, size_t n)
 {
 	const char *name[40];
 	unsigned k = 0;
-	size_t len = 0;
 
 	for (const struct opt *o = model_timing_opts; o->name && k < 32; o++)
 		if (!(o->flags & OPT_DERIVED) && strcmp(o->name, "walk-cycles") != 0 &&
@@ -124,10 +123,7 @@ static unsigned sweep_refused(const struct sweep_cfg *w, char *buf, size_t n)
 		name[k++] = "verbose";
 	if (w->cell_keys)
 		name[k++] = "cell-keys";
-	buf[0] = '\0';
-	for (unsigned i = 0; i < k && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s--%s", i == 0 ? "" : i + 1 == k ? " and " : ", ",
-					name[i]);
+	opt_join_names(name, k, buf, n);
 	return k;
 }
 

@@ -185,17 +185,13 @@ static unsigned model_knobs_given(const struct table_cfg *tc, char *buf, size_t 
 {
 	const char *name[32];
 	unsigned k = 0;
-	size_t len = 0;
 
 	for (const struct opt *o = model_timing_opts; o->name && k < 31; o++)
 		if (!(o->flags & OPT_DERIVED) && !opt_is_default(o, &tc->sim))
 			name[k++] = o->name;
 	if (tc->jitter_given)
 		name[k++] = "jitter";
-	buf[0] = '\0';
-	for (unsigned i = 0; i < k && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s--%s", i == 0 ? "" : i + 1 == k ? " and " : ", ",
-					name[i]);
+	opt_join_names(name, k, buf, n);
 	return k;
 }
 

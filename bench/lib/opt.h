@@ -121,6 +121,10 @@ int opt_render(const struct opt *tab, const void *cfg, char *cell, size_t cell_l
  * or 0 / none without one), compared as the cell writes values. */
 int opt_is_default(const struct opt *o, const void *cfg);
 
+/* The k option names (without "--") as "--a", "--a and --b" or "--a, --b
+ * and --c" into buf, for a message that names what it refuses. */
+void opt_join_names(const char *const *name, unsigned k, char *buf, size_t n);
+
 /* Print "NAME<TAB>KEY" for every row of tab with a .cell: which word of
  * the cell each option (or derived value) writes. */
 void opt_cell_keys(FILE *f, const struct opt *tab);

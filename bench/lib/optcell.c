@@ -257,3 +257,14 @@ void opt_cell_keys(FILE *f, const struct opt *tab)
 			fprintf(f, "%s\t%s\n", o->name, o->cell);
 	}
 }
+
+void opt_join_names(const char *const *name, unsigned k, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < k && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s--%s", i == 0 ? "" : i + 1 == k ? " and " : ", ",
+					name[i]);
+}

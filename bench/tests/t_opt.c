@@ -140,6 +140,24 @@ static void check_is_default(void)
 	ok(opt_is_default(&named_rows[4], &v), "--extra not given is 0, its default without a .def");
 }
 
+/* opt_join_names(): "--a", "--a and --b", "--a, --b and --c"; cut to the buffer. */
+static void check_join_names(void)
+{
+	const char *name[] = { "timing", "hz", "jitter" };
+	char b[64], small[8];
+
+	opt_join_names(name, 1, b, sizeof(b));
+	ok(strcmp(b, "--timing") == 0, "one name: %s", b);
+	opt_join_names(name, 2, b, sizeof(b));
+	ok(strcmp(b, "--timing and --hz") == 0, "two: %s", b);
+	opt_join_names(name, 3, b, sizeof(b));
+	ok(strcmp(b, "--timing, --hz and --jitter") == 0, "three: %s", b);
+	opt_join_names(name, 3, small, sizeof(small));
+	ok(strcmp(small, "--timin") == 0, "cut to its buffer, terminated: %s", small);
+	opt_join_names(name, 0, b, sizeof(b));
+	ok(b[0] == '\0', "none: empty");
+}
+
 int main(void)
 {
 	struct cfg c;
@@ -204,5 +222,6 @@ int main(void)
 	ok(opt_choice_index("4k|2m|1g|thp", "2") == -1, "choice prefix does not match");
 	check_render();
 	check_is_default();
+	check_join_names();
 	return done_testing();
 }
