@@ -118,6 +118,15 @@ journey() {
 			(endswith("-s") or endswith("-per-s")))] | length' "$TMPD/out")" 0 &&
 		jq -r '.notes[]' "$TMPD/out" | grep -q "its clocks (model-wall-s and the like) time the simulator"
 	EOT
+	test_expect_success "$E: by default each quantity once: no est-* or model-LEVEL-misses restating them" - <<-\EOT
+		compare_ab --ignore-axis tlb --json
+		test_is "$(jq -r '[.rows[].metric] | unique | join(" ")' "$TMPD/out")" \
+			"dtlb-walks l1-dtlb-misses l2-dtlb-misses" &&
+		jq -r '.notes[]' "$TMPD/out" | grep -q "est-\* (counts priced at assumed costs) and model-LEVEL-misses" &&
+		compare_ab --ignore-axis tlb --metric est-translation-s,model-l1d-misses --json &&
+		test_is "$(jq -r '[.rows[] | "\(.metric) \(.test)"] | unique | join(",")' "$TMPD/out")" \
+			"est-translation-s exact,model-l1d-misses exact"
+	EOT
 	test_expect_success "$E: asked by name, they are read from a clock: never exact" - <<-\EOT
 		compare_ab --ignore-axis tlb --metric model-wall-s,model-cpu-s --json
 		test_is "$(jq -r '[.rows[] | select(.metric == "model-wall-s" or .metric == "model-cpu-s") | .test]
