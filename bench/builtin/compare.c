@@ -176,11 +176,12 @@ static int select_sides(struct cmp *c)
 	const char *name[2] = { "baseline", "candidate" }, *sel[2] = { c->baseline, c->candidate };
 	struct runset *rs[2] = { &c->base, &c->cand };
 
-	/* the candidate first: last-N-nights are the nights before it */
+	/* the candidate first: last-N-nights are the nights before it on its
+	   machines (across machines, each machine's latest nights) */
 	for (int i = 1; i >= 0; i--) {
 		const char *glob = c->side_cell[i] ? c->side_cell[i] : c->cell;
-		int ret = i ? select_runs_on(c->db_handle, sel[i], glob, c->machine, rs[i]) :
-			      select_baseline_for(c->db_handle, sel[i], glob, c->machine, rs[1], rs[i]);
+		int ret = i || c->cross ? select_runs_on(c->db_handle, sel[i], glob, c->machine, rs[i]) :
+			  select_baseline_for(c->db_handle, sel[i], glob, c->machine, rs[1], rs[i]);
 
 		if (ret) {
 			error("compare: selecting the %s: %s", name[i],
