@@ -292,6 +292,44 @@ static int several_machines(const struct cmp *c)
 	return 0;
 }
 
+/*
+ * The machines (by name) with runs on both sides but never on one
+ * fingerprint: a kernel update or other hardware between them, which
+ * compare, pairing runs of one fingerprint, leaves out. Each is warned of
+ * (with what compares it); returns how many.
+ */
+static int split_machines(const struct cmp *c)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < c->cand.n; i++) {
+		const struct run_ref *r = &c->cand.run[i];
+		int seen = 0, named = 0, paired = 0;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(c->cand.run[k].machine_name, r->machine_name) == 0;
+		if (seen || !*r->machine_name)
+			continue;
+		for (size_t b = 0; b < c->base.n && !paired; b++) {
+			const struct run_ref *x = &c->base.run[b];
+
+			if (strcmp(x->machine_name, r->machine_name))
+				continue;
+			named = 1;
+			for (size_t k = i; k < c->cand.n && !paired; k++)
+				paired = c->cand.run[k].machine_id == x->machine_id &&
+					 strcmp(c->cand.run[k].machine_name, r->machine_name) == 0;
+		}
+		if (named && !paired) {
+			warning("compare: machine '%s' has runs on both sides, but on other fingerprints "
+				"(its kernel or hardware changed): not compared; --across-kernels --machine %s "
+				"compares it across the change", r->machine_name, r->machine_name);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* When no cell pairs: the axes in which the sides differ entirely, to pair across. */
 static void no_pairs_hint(const struct cmp *c)
 {
@@ -308,7 +346,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args *a = calloc(1, sizeof(*a));
 	struct cmp *c = a ? &a->c : NULL;
 	char **extra = NULL, **orig = argv;
-	int ret, regressions, nextra = 0;
+	int ret, regressions, nextra = 0, split;
 
 	if (!c) {
 		error("compare: out of memory");
@@ -367,6 +405,7 @@ int cmd_compare(int argc, char **argv)
 	ret = cmp_build_rows(c);
 	if (ret)
 		goto out;
+	split = c->cross || c->kernels ? 0 : split_machines(c);
 	ret = cmp_check_metrics(c);
 	if (ret) {
 		if (ret == -EINVAL && c->config)
@@ -379,7 +418,9 @@ int cmd_compare(int argc, char **argv)
 	if (c->nrows == 0) {
 		error("compare: no cell has runs on both sides%s",
 		      c->cross ? "" : " on the same machine");
-		if (!c->cross && several_machines(c))
+		if (split)
+			hint("a machine's kernel changed between the sides: add --across-kernels");
+		else if (!c->cross && several_machines(c))
 			hint("to compare across machine fingerprints, add --cross-machine");
 		no_pairs_hint(c);
 		cmp_print_notes(c, stderr);

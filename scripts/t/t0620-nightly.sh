@@ -182,6 +182,14 @@ rc=0
 test_expect_success "a regression across the kernel update: exit 1" - <<-\EOT
 	test_is "$rc" 1 && grep -q "tasks=2 first-touch-faults .* 1.2500 .* regression" "$TMPD/out"
 EOT
+run_sga compare --db "$TMPD/kup.db" --baseline last-7-nights --candidate tonight --metric first-touch-faults
+test_expect_success "by hand, a machine whose kernel changed is named, and --across-kernels offered" - <<-\EOT
+	test_is "$rc" 3 &&
+	grep -q "warning: compare: machine '[^']*' has runs on both sides, but on other fingerprints (its kernel $(
+		)or hardware changed): not compared; --across-kernels --machine" "$TMPD/err" &&
+	grep -q "^hint: a machine's kernel changed between the sides: add --across-kernels$" "$TMPD/err" &&
+	! grep -q "add --cross-machine" "$TMPD/err"
+EOT
 # A config's mistakes end the night before its sweep runs, each named.
 for bad in 'SWEEP_TASK="1 2"' 'SWEEP_COMPARE_ARGS="--metric-threshhold 3"' 'SWEEP_BASELINE="last-7-night"'; do
 	{ cat "$TMPD/cfg"; printf '%s\n' "$bad"; } >"$TMPD/badcfg"
