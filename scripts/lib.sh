@@ -94,11 +94,19 @@ db_default() {
 
 # db_dir_ok DB: 0 when DB is a server or an SQLite file whose directory
 # exists (the checkout's own results/ is created); else print the error
-# and the mkdir that fixes it, as 'sgabench run' does, and return 1. No
-# other directory is made: a mistyped path must not become one (as root,
-# anywhere).
+# and the mkdir that fixes it, as 'sgabench run' does, and return 3 (a
+# missing resource); 2 for an address of another scheme (a usage error).
+# No other directory is made: a mistyped path must not become one (as
+# root, anywhere).
 db_dir_ok() {
 	db_is_server "$1" && return 0
+	# an address of another scheme (postgressql://) is no file to make: 2
+	case "$1" in
+	*://* | postgres:* | postgresql:*)
+		error "'$1' is not a database address"
+		hint "a server is postgresql://[USER@][HOST][:PORT]/DATABASE (or postgres://); an SQLite database is a file's path"
+		return 2 ;;
+	esac
 	_dir=$(dirname "$1")
 	if [ "$1" = "$top/results/sgabench.db" ]; then
 		mkdir -p "$_dir"
@@ -107,7 +115,7 @@ db_dir_ok() {
 	[ -d "$_dir" ] && return 0
 	error "cannot use database '$1': its directory does not exist"
 	hint "create it first: mkdir -p '$_dir'"
-	return 1
+	return 3
 }
 
 # machine_name: this machine's name as sgabench stores it with every run:
@@ -123,7 +131,7 @@ machine_name() {
 # db_abs DB: an SQLite path made absolute; a server URI as it is.
 db_abs() {
 	case "$1" in
-	/*) echo "$1" ;;
+	/* | *://*) echo "$1" ;;
 	*) if db_is_server "$1"; then echo "$1"; else echo "$PWD/$1"; fi ;;
 	esac
 }

@@ -94,6 +94,16 @@ test_expect_success 'sweep into a directory that does not exist: exit 3, the mkd
 	test ! -e "$TMPD/no"
 '
 
+test_expect_success 'a misspelt server address: sweep and nightly exit 2, no file or directory made' '
+	cd "$TMPD" &&
+	for s in sweep nightly; do
+		rc=0 && "$top/scripts/$s" --db postgressql://u@127.0.0.1:1/x "$TMPD/cfg" >/dev/null 2>"$TMPD/err" || rc=$?
+		test_is "$rc" 2 && grep -q "error: .postgressql://u@127.0.0.1:1/x. is not a database address" "$TMPD/err" ||
+			return 1
+	done &&
+	test ! -e "$TMPD/postgressql:" && cd "$top"
+'
+
 test_expect_success 'sweep --dry-run hides the password of the database' '
 	"$top/scripts/sweep" --dry-run --db "postgresql://team:s3cret@/sgabench?host=/nowhere" "$TMPD/cfg" >"$TMPD/out" &&
 	! grep -q s3cret "$TMPD/out" &&
