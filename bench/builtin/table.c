@@ -372,11 +372,10 @@ static void table_print(const struct table_view *v)
 	}
 	table_rows(v);
 	timing_print(v, 1);
-	printf("\nslope %.2f misses/round (published %.1f): %s", v->slope, PUB_SLOPE,
-	       v->ok_slope ? "within 10%" : "OUTSIDE 10%");
+	printf("\nslope within 10%% of the published %.1f misses/round", PUB_SLOPE);
 	if (!v->native && tc->seeds > 1)
-		printf("; one seed alone: %.2f to %.2f", v->slope_min, v->slope_max);
-	putchar('\n');
+		printf(" (one seed alone: %.2f to %.2f)", v->slope_min, v->slope_max);
+	printf(": %.2f: %s\n", v->slope, v->ok_slope ? "yes" : "NO");
 	printf("shared at 1,000,000 rounds under 1%% of normal (the shape; published %.4f%%): %.4f%%: %s\n",
 	       100 * pub_shared[NROWS - 1] / pub_normal[NROWS - 1], 100 * v->shared[NROWS - 1] / v->normal[NROWS - 1],
 	       v->ok_flat ? "yes" : "NO");
