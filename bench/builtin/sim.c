@@ -41,10 +41,16 @@ static void custom_defaults(const struct sim_cfg *c, const struct model_machine 
 		     (unsigned long long)(r->pages * model_psz_bytes(r->psz) >> 20));
 	if (!c->page)
 		TOOK("--page-size %s", model_psz_name(r->psz));
+	if (!c->cores && !c->strands)
+		TOOK("--cores %u --strands %u", m->cores, m->strands);
+	else if (!c->cores)
+		TOOK("--cores %u", m->cores);
+	else if (!c->strands)
+		TOOK("--strands %u", m->strands);
 	if (!c->cores || !c->strands)
-		TOOK("--cores %u --strands %u (%u tasks on %u strands%s)", m->cores, m->strands, r->ntasks,
-		     m->cores * m->strands, r->ntasks > m->cores * m->strands ?
-		     ": they take turns every --quantum accesses" : "");
+		k += k < len ? (size_t)snprintf(took + k, len - k, " (%u tasks on %u strands%s)", r->ntasks,
+						m->cores * m->strands, r->ntasks > m->cores * m->strands ?
+						": they take turns every --quantum accesses" : "") : 0;
 	if (c->walk_cycles < 0)
 		TOOK("--walk-cycles %g (est-* only: walks at an assumed %g GHz, hits free unless hit=)",
 		     m->walk_cycles, m->ghz);
@@ -65,14 +71,24 @@ static int prepare(const void *cfg, const struct sysinfo *si, void **plan, char 
 	struct model_machine *m;
 	struct model_run r;
 	char took[512];
+	int custom = !c.machine || strcmp(c.machine, "custom") == 0;
 
-	if (ret || !c.tlb || (c.machine && strcmp(c.machine, "custom") != 0))
+	if (ret || !c.tlb)
 		return ret;
-	c.machine = "custom";
+	if (custom)
+		c.machine = "custom";
 	m = calloc(1, sizeof(*m));
 	if (m && !sim_prepare(&c, si, m, &r, err, errlen)) {
-		custom_defaults(&c, m, &r, took, sizeof(took));
-		if (took[0])
+		/* a level whose entries its ways do not divide: the rest is not modelled */
+		for (unsigned k = 0; k < m->nlevels; k++)
+			if (model_level_modelled(&m->level[k]) < m->level[k].entries)
+				warning("sim: level '%s': %u entries in %u ways are %u sets; %u of its entries "
+					"are not modelled", m->level[k].name, m->level[k].entries, m->level[k].ways,
+					model_level_sets(&m->level[k]),
+					m->level[k].entries - model_level_modelled(&m->level[k]));
+		if (custom)
+			custom_defaults(&c, m, &r, took, sizeof(took));
+		if (custom && took[0])
 			warning("sim: the custom TLB took these defaults: %s; give them to choose", took + 2);
 	}
 	free(m);

@@ -180,7 +180,10 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 			if (parse_part(f + 5, lv))
 				goto bad;
 			kind = 4;
-		} else if (strcmp(f, "index=hash") == 0 || strcmp(f, "index=mod") == 0) {
+		} else if (strncmp(f, "index=", 6) == 0) {
+			why = "the set index: index=mod or index=hash";
+			if (strcmp(f + 6, "hash") && strcmp(f + 6, "mod"))
+				goto bad;
 			lv->hashed = f[6] == 'h';
 			kind = 5;
 		} else if (strncmp(f, "hit=", 4) == 0) {
@@ -238,7 +241,7 @@ int model_parse_tlb(const char *spec, struct model_machine *m, char *err, size_t
 			snprintf(err, errlen, "at most %d TLB levels", MODEL_LEVELS);
 			return -EINVAL;
 		}
-		if (l == 0 && semi) {
+		if (l == 0 || (semi && !semi[1])) {
 			snprintf(err, errlen, "'%s': an empty level (levels are joined by one ';')", spec);
 			return -EINVAL;
 		}

@@ -79,7 +79,6 @@ static void parser(void)
 		{ "l1d:0,full,lru", "'0': the entries" },
 		{ "l1d:1048577,full,lru", "'1048577': the entries" },
 		{ "l1d:64,full,lru,hit=-1", "'hit=-1': cycles of a hit" },
-		{ "l1d:64,4way,lru,index=foo", "'index=foo': not a field" },
 		{ "L1D:64,4WAY,LRU", "'4WAY': not a field" },
 		{ "l1d:64,full,lru,ps=3k", "'ps=3k': page sizes" },
 		{ "l1d:64,4way,lru,hit=5,hit=9", "'hit=9': given twice" },
@@ -90,6 +89,9 @@ static void parser(void)
 		{ "a=b:64,full,lru", "'a=b': a level's name is" },
 		{ ";l1d:64", "an empty level" },
 		{ "l1d:64;;l2:512,8way", "an empty level" },
+		{ "l1d:64,full,lru;", "an empty level" },
+		{ "l1d:64,4way,lru,index=foo", "'index=foo': the set index: index=mod or index=hash" },
+		{ "l1d:64,4way,lru,index=", "'index=': the set index" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok(model_parse_tlb(bad[i][0], &m, err, sizeof(err)) != 0 && strstr(err, bad[i][1]),
