@@ -195,7 +195,7 @@ static const char *metric_thresholds(const struct cmp *c, char *buf, size_t len)
 
 void cmp_print_human(const struct cmp *c, FILE *f)
 {
-	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512], pb[16], qb[16], mach[96], ra[16];
+	char cell[512], fp[16], ci[48], fl[16], md[16], mt[512], pb[16], qb[16], mach[96], ra[16], eb[32], ec[32];
 	int cw = 4, mw = 7, tw = 24, many = machines(c) > 1 && !c->cross;
 
 	cmp_print_headlines(c, f);
@@ -250,8 +250,11 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 			snprintf(ra, sizeof(ra), "%.4f", r->ci.ratio);
 		else
 			snprintf(ra, sizeof(ra), "-");
-		fprintf(f, "%-*s %4zu %4zu %12.6g %12.6g %7s %-18s %9s %9s %6s %6s  %s%s",
-			tw, r->metric, r->nb, r->nc, r->estb, r->estc, ra, ci,
+		/* a side without the metric has no median: "-" */
+		snprintf(eb, sizeof(eb), isfinite(r->estb) ? "%.6g" : "-", r->estb);
+		snprintf(ec, sizeof(ec), isfinite(r->estc) ? "%.6g" : "-", r->estc);
+		fprintf(f, "%-*s %4zu %4zu %12s %12s %7s %-18s %9s %9s %6s %6s  %s%s",
+			tw, r->metric, r->nb, r->nc, eb, ec, ra, ci,
 			fmt_p(r, r->mwu.p, 1, pb, sizeof(pb)), fmt_p(r, r->q, 0, qb, sizeof(qb)),
 			fmt_pct(r->floor, fl, sizeof(fl)), fmt_pct(r->mde, md, sizeof(md)),
 			stats_verdict_name(r->v), r->higher_better ? " (higher is better)" : "");

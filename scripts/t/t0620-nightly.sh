@@ -95,6 +95,15 @@ test_expect_success "from a median of 0: the medians in the headline, '-' for th
 	grep -q "^tasks=2 first-touch-faults .* 0 *200 *- - .* regression$" "$TMPD/out" &&
 	! grep -q "inf\|nan" "$TMPD/out"
 EOT
+cp "$db" "$TMPD/gone.db"
+sqlite3 "$TMPD/gone.db" "DELETE FROM metric WHERE name = 'first-touch-faults'
+	AND run_id IN (SELECT id FROM run WHERE label <> 'nightly-20261127')"
+run_sga compare --db "$TMPD/gone.db" --baseline last-3-nights --candidate label:nightly-20261127 \
+	--metric first-touch-faults,jitter
+test_expect_success "a side without the metric: '-' for its median, never nan" - <<-\EOT
+	grep -q "^tasks=1 first-touch-faults *0 *4 *- *100 .* insufficient$" "$TMPD/out" &&
+	! grep -q "nan\|inf" "$TMPD/out"
+EOT
 sqlite3 "$TMPD/zero.db" "UPDATE metric SET value = 0 WHERE name = 'first-touch-faults'"
 run_sga compare --db "$TMPD/zero.db" --baseline last-3-nights --candidate label:nightly-20261127 --metric first-touch-faults
 test_expect_success "medians of 0 on both sides: said so, not 'too few runs'" - <<-\EOT
