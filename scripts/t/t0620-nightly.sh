@@ -220,6 +220,12 @@ test_expect_success "a misspelt SWEEP_METRICS name: exit 2, the name, the neares
 	grep -q "^hint: did you mean .first-touch-faults.?$" "$TMPD/err" &&
 	grep -q "harness error" "$TMPD/err"
 '
+rc=0
+"$top/scripts/nightly" --db "$db" --label nightly-20261130 "$TMPD/typo" >/dev/null 2>"$TMPD/err" || rc=$?
+test_expect_success "with nights stored, a misspelt SWEEP_METRICS name ends the night before its sweep" - <<-\EOT
+	test_is "$rc" 2 && grep -q "no such metric" "$TMPD/err" &&
+	test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM run WHERE label = 'nightly-20261130'")" 0
+EOT
 # Two nightly jobs on one database at once: they take turns.
 db2="$TMPD/two.db"
 cp "$db" "$db2"
