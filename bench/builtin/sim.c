@@ -342,17 +342,38 @@ static int list_json(void)
 	return EX_OK;
 }
 
-/* Whether argv asks for --machine list (either spelling) and has option opt. */
-static int lists_with(int argc, char **argv, const char *opt)
+/* Whether argv asks for --machine list, in either spelling. */
+static int asks_list(int argc, char **argv)
 {
-	int list = 0, has = 0;
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--machine=list") == 0 ||
+		    (strcmp(argv[i], "--machine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "list") == 0))
+			return 1;
+	return 0;
+}
 
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		list |= strcmp(argv[i], "--machine=list") == 0 ||
-			(strcmp(argv[i], "--machine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "list") == 0);
-		has |= strcmp(argv[i], opt) == 0;
+/* `sim --machine list`: its options parsed by sim's own table (a sweep's
+ * outputs), then the presets as text, or JSON with --json. */
+static int list_cmd(int argc, char **argv)
+{
+	struct opt tab[3] = {
+		{ .type = OPT_ROWS, .rows = model_backend.opts, .off = 0 },
+		{ .type = OPT_ROWS, .rows = sweep_out_rows, .off = 0 },
+		{ NULL },
+	};
+	struct sweep_cfg w = { 0 };
+	int ret = opt_parse(tab, &w, argc, argv, "sim", "[OPTIONS]", NULL, NULL);
+
+	if (ret)
+		return builtin_exit(ret);
+	if (w.csv) {
+		error("sim: --machine list prints text, or JSON with --json; no CSV");
+		return EX_USAGE;
 	}
-	return list && has;
+	if (w.json)
+		return list_json();
+	sim_list_machines(stdout);
+	return EX_OK;
 }
 
 int cmd_sim(int argc, char **argv)
@@ -362,12 +383,8 @@ int cmd_sim(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--sweep-entries") == 0 || strncmp(argv[i], "--sweep-entries=", 16) == 0)
 			return sweep_cmd(argc, argv);
-	if (lists_with(argc, argv, "--json"))
-		return list_json();
-	if (lists_with(argc, argv, "--csv")) {
-		error("sim: --machine list prints text, or JSON with --json; no CSV");
-		return EX_USAGE;
-	}
+	if (asks_list(argc, argv))
+		return list_cmd(argc, argv);
 
 	be.prepare = prepare;
 	return backend_cmd(&be, argc, argv);
