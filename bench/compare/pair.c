@@ -225,28 +225,12 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 }
 
 /*
- * Whether metric, on a deterministic backend, restates another of its
- * counts: est-* (a count priced at assumed costs) and the levels' own
- * model-LEVEL-misses (the breakdown behind l1-dtlb-misses, l2-dtlb-misses
- * and dtlb-walks). Judged by default, one change would be counted twice.
- */
-static int restated_metric(const char *metric)
-{
-	size_t l = strlen(metric);
-
-	/* a level's events are named after it, so they are not in the registry
-	   (whose model-tick-misses is a count of its own) */
-	return strncmp(metric, "est-", 4) == 0 ||
-	       (metric_find(metric) < 0 && strncmp(metric, "model-", 6) == 0 && l > 13 &&
-		strcmp(metric + l - 7, "-misses") == 0);
-}
-
-/*
  * All rows of one group: the chosen metrics, or every metric its runs have
  * for which some way is better (metric_has_direction), but for a
  * deterministic backend's group, the metrics read from a clock (those time
  * the simulator, model-wall-s, not what it simulates) and those that
- * restate another count (restated_metric).
+ * restate other counts (metric_restates: est-* and the levels'
+ * own model-LEVEL-misses).
  */
 static int group_rows(struct cmp *c, const char *cell, int64_t mach, double *xb, double *xc)
 {
@@ -266,7 +250,7 @@ static int group_rows(struct cmp *c, const char *cell, int64_t mach, double *xb,
 			for (size_t k = 0; in_group(c, &rs->run[i], cell, mach) && k < rv[i].n && !ret; k++)
 				if (model && cmp_clock_metric(rv[i].name[k]))
 					clocks = 1;
-				else if (model && restated_metric(rv[i].name[k]))
+				else if (model && metric_restates(rv[i].name[k]))
 					restated = 1;
 				else if (metric_has_direction(rv[i].name[k]))
 					ret = add_name(&names, &n, rv[i].name[k]);

@@ -32,6 +32,18 @@ int metric_has_direction(const char *name)
 	return id < 0 || metric_defs[id].dir != DIR_NEITHER;
 }
 
+int metric_restates(const char *name)
+{
+	static const char pre[] = "model-", suf[] = "-misses";
+	int id = metric_find(name);
+	size_t l = strlen(name);
+
+	if (id >= 0)
+		return metric_defs[id].kind == KIND_ESTIMATE;
+	return l > strlen(pre) + strlen(suf) && strncmp(name, pre, strlen(pre)) == 0 &&
+	       strcmp(name + l - strlen(suf), suf) == 0;
+}
+
 int metric_one_way(const char *name)
 {
 	int id = metric_find(name);
@@ -48,7 +60,7 @@ const char *metric_kind_name(enum metric_kind k)
 {
 	static const char *const names[] = {
 		[KIND_COUNT] = "count", [KIND_TIME] = "time", [KIND_RATE] = "rate",
-		[KIND_DERIVED] = "derived",
+		[KIND_DERIVED] = "derived", [KIND_ESTIMATE] = "estimate",
 	};
 
 	return names[k];

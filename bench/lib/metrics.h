@@ -26,7 +26,10 @@ enum metric_kind {
 	KIND_COUNT,		/* a count read or added up exactly (faults, bytes, tasks) */
 	KIND_TIME,		/* a duration measured on a clock */
 	KIND_RATE,		/* a count over a measured duration */
-	KIND_DERIVED,		/* computed from other values (spreads, estimates, ratios) */
+	KIND_DERIVED,		/* computed from other values (spreads, ratios) */
+	KIND_ESTIMATE,		/* counts priced at assumed costs (walk cycles, a clock): it
+				 * restates them, so a deterministic backend's comparison
+				 * judges the counts and leaves it out unless named */
 };
 
 /* How noise on the machine moves it. */
@@ -149,13 +152,13 @@ enum metric_plot {
 	  SCOPE_RUN, "misses/round", 0, \
 	  "dTLB-load-misses of all tasks / rounds, the event as the machine's Linux driver counts it " \
 	  "(page walks on SPARC, L1 refills on Neoverse N1); absent on a custom TLB, which has no driver") \
-	X(MET_EST_TRANSLATION_CYCLES, "est-translation-cycles", "", DIR_LOWER, KIND_DERIVED, \
+	X(MET_EST_TRANSLATION_CYCLES, "est-translation-cycles", "", DIR_LOWER, KIND_ESTIMATE, \
 	  NOISE_BOTH, SCOPE_RUN, "cycles", 0, \
 	  "estimated cycles spent in address translation (assumed walk costs)") \
-	X(MET_EST_TRANSLATION_S, "est-translation-s", "s", DIR_LOWER, KIND_DERIVED, NOISE_BOTH, \
+	X(MET_EST_TRANSLATION_S, "est-translation-s", "s", DIR_LOWER, KIND_ESTIMATE, NOISE_BOTH, \
 	  SCOPE_RUN, "s", PLOT_DESIGNS, "est-translation-cycles at the preset's clock") \
 	X(MET_EST_TRANSLATION_NS_PER_ACCESS, "est-translation-ns-per-access", "", DIR_LOWER, \
-	  KIND_DERIVED, NOISE_BOTH, SCOPE_RUN, "ns/access", 0, "est-translation-s per access, in ns") \
+	  KIND_ESTIMATE, NOISE_BOTH, SCOPE_RUN, "ns/access", 0, "est-translation-s per access, in ns") \
 	X(MET_MODEL_CYCLES, "model-cycles", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "cycles", \
 	  0, "--timing only: simulated cycles of the run, the latest strand clock at its end (strands " \
 	  "run side by side, so not their sum)") \
@@ -222,10 +225,26 @@ int metric_higher_better(const char *name);
 /* Whether some way is better for name: not a DIR_NEITHER row (events are better lower). */
 int metric_has_direction(const char *name);
 
+/*
+ * A model level's own count of lookups that missed it, named after the
+ * level (--tlb, the presets' level names): "model-" LEVEL "-misses". It is
+ * not a registry row (the run names it), and it breaks down the plain
+ * counters l1-dtlb-misses, l2-dtlb-misses and dtlb-walks (model/model.h).
+ */
+#define METRIC_LEVEL_EVENT_FMT "model-%.40s-misses"
+
+/*
+ * Whether name restates other counts of its run: a KIND_ESTIMATE row, or
+ * a level's own misses (METRIC_LEVEL_EVENT_FMT; the registry's
+ * model-tick-misses is a count of its own). Judged by default beside what
+ * it restates, one change of a deterministic backend would count twice.
+ */
+int metric_restates(const char *name);
+
 /* Whether name is a registry metric that noise only makes worse (NOISE_ONE_WAY). */
 int metric_one_way(const char *name);
 
-/* "lower", "higher", "neither"; "count", "time", "rate", "derived"; "both", "one-way". */
+/* "lower", "higher", "neither"; "count", "time", "rate", "derived", "estimate"; "both", "one-way". */
 const char *metric_dir_name(enum metric_dir d);
 const char *metric_kind_name(enum metric_kind k);
 const char *metric_noise_name(enum metric_noise n);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "lib/json.h"
 #include "lib/log.h"
+#include "lib/metrics.h"
 #include "lib/opt.h"
 #include "lib/parse.h"
 #include "model/simrun.h"
@@ -396,7 +397,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 	}
 	nplain = e - 3;
 	for (unsigned k = 0; k < m->nlevels && e < EV_MAX; k++, e++)
-		snprintf(res->events[e], sizeof(res->events[e]), "model-%.40s-misses", m->level[k].name);
+		snprintf(res->events[e], sizeof(res->events[e]), METRIC_LEVEL_EVENT_FMT, m->level[k].name);
 	res->nevents = e;
 	for (unsigned i = 0; i < st->ntasks; i++) {
 		const struct model_task *t = &st->task[i];

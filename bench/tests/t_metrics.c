@@ -88,6 +88,24 @@ static void check_names(void)
 	   "nothing near: no guess");
 }
 
+/* metric_restates: the estimates and a level's own misses, by the names the model gives them. */
+static void check_restates(void)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), METRIC_LEVEL_EVENT_FMT, "l1d-2m");
+	ok(metric_restates(name), "a level's own misses ('%s') restate the plain counters", name);
+	ok(metric_restates("est-translation-s") && metric_restates("est-translation-cycles") &&
+	   metric_restates("est-translation-ns-per-access"), "the est-* estimates restate counts");
+	ok(!metric_restates("model-tick-misses") && !metric_restates("dtlb-walks") &&
+	   !metric_restates("l1-dtlb-misses") && !metric_restates("dTLB-load-misses") &&
+	   !metric_restates("model--misses") && !metric_restates("first-touch-faults"),
+	   "counts of their own do not (model-tick-misses is a registry row)");
+	for (int i = 0; i < MET_N; i++)
+		if (metric_restates(metric_defs[i].name) != (metric_defs[i].kind == KIND_ESTIMATE))
+			ok(0, "row '%s': restates exactly when its kind is estimate", metric_defs[i].name);
+}
+
 int main(void)
 {
 	static struct run_result r;
@@ -123,5 +141,6 @@ int main(void)
 	   r.metric[0].id == MET_PTE_BYTES, "a registry name sets its row");
 	ok(result_get_metric(&r, MET_WALL_S, &x) == -ENOENT, "a metric the run lacks: -ENOENT");
 	check_names();
+	check_restates();
 	return done_testing();
 }

@@ -23,7 +23,7 @@ test_expect_success "metrics --json: exit 0, the envelope, every row in order" '
 '
 test_expect_success "every row has each field, with a value the registry allows" '
 	test_is "$(jq "[.metrics[] | select((.direction | IN(\"higher\", \"lower\", \"neither\")) and
-		(.kind | IN(\"count\", \"time\", \"rate\", \"derived\")) and (.noise | IN(\"both\", \"one-way\")) and
+		(.kind | IN(\"count\", \"time\", \"rate\", \"derived\", \"estimate\")) and (.noise | IN(\"both\", \"one-way\")) and
 		(.scope | IN(\"run\", \"load\", \"system\")) and
 		(.unit | type == \"string\") and (.kcidb_unit | length > 0) and (.meaning | length > 0) and
 		(.plot | type == \"array\"))] | length" "$TMPD/m.json")" "$(wc -l <"$TMPD/source")"
