@@ -297,6 +297,25 @@ void cmp_change_words(const struct cmp_row *r, char *buf, size_t len);
 void cmp_print_headlines(const struct cmp *c, FILE *f);
 
 void cmp_print_human(const struct cmp *c, FILE *f);
+
+struct json;
+
+/*
+ * compare/sides.c. The kernel variants of side rs in first-seen order,
+ * space-separated into buf ("unknown" for runs without one); with j, also
+ * as the JSON array key.
+ */
+void cmp_side_kernels(const struct runset *rs, char *buf, size_t len, struct json *j, const char *key);
+
+/*
+ * Side rs's runs by machine and fingerprint, a line each ("  NAME, kernel
+ * K, fingerprint F: LABEL... (N runs)", ": not compared (why)" when the
+ * comparison did not pair them), when that says more than the side's
+ * line: across kernels, a machine on several fingerprints, or a group not
+ * compared. cmp_groups_json: always, as the array "groups".
+ */
+void cmp_print_groups(const struct cmp *c, const struct runset *rs, FILE *f);
+void cmp_groups_json(const struct cmp *c, const struct runset *rs, struct json *j);
 void cmp_print_json(const struct cmp *c, FILE *f);
 void cmp_print_notes(const struct cmp *c, FILE *f);
 

@@ -65,35 +65,6 @@ void cmp_cell_varying(const struct cmp *c, const char *cell, char *buf, size_t l
 	cmp_cell_tokens(c, cell, 0, buf, len);
 }
 
-/*
- * The kernel variants of side rs, in first-seen order, space-separated into buf ("unknown" for runs
- * without one). With j, also as the JSON array key.
- */
-static void side_kernels(const struct runset *rs, char *buf, size_t len,
-			 struct json *j, const char *key)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	if (j)
-		json_arr_open(j, key);
-	for (size_t i = 0; i < rs->n; i++) {
-		const char *k = *rs->run[i].kernel_variant ? rs->run[i].kernel_variant : "unknown";
-		int seen = 0;
-
-		for (size_t p = 0; p < i && !seen; p++)
-			seen = strcmp(k, *rs->run[p].kernel_variant ? rs->run[p].kernel_variant : "unknown") == 0;
-		if (seen)
-			continue;
-		if (j)
-			json_str(j, NULL, k);
-		if (used + strlen(k) + 2 < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "", k);
-	}
-	if (j)
-		json_arr_close(j);
-}
-
 /* A row's p or q for the table: "exact" for an exact row's p, "-" when there is none. */
 static const char *fmt_p(const struct cmp_row *r, double x, int is_p, char *buf, size_t len)
 {
@@ -200,16 +171,20 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 
 	cmp_print_headlines(c, f);
 	fputc('\n', f);
-	fprintf(f, "baseline  %s = %s (%zu run%s)\ncandidate %s = %s (%zu run%s)\n", c->baseline,
-		c->base.resolved, c->base.n, c->base.n == 1 ? "" : "s", c->candidate, c->cand.resolved,
-		c->cand.n, c->cand.n == 1 ? "" : "s");
+	fprintf(f, "baseline  %s = %s (%zu run%s)\n", c->baseline, c->base.resolved, c->base.n,
+		c->base.n == 1 ? "" : "s");
+	cmp_print_groups(c, &c->base, f);
+	fprintf(f, "candidate %s = %s (%zu run%s)\n", c->candidate, c->cand.resolved, c->cand.n,
+		c->cand.n == 1 ? "" : "s");
+	cmp_print_groups(c, &c->cand, f);
 	if (c->kernels) {
 		char kb[256], kc[256];
 
-		side_kernels(&c->base, kb, sizeof(kb), NULL, NULL);
-		side_kernels(&c->cand, kc, sizeof(kc), NULL, NULL);
-		fprintf(f, "kernels   %s (baseline) against %s (candidate): each machine's runs paired by its"
-			" name across fingerprints\n", kb, kc);
+		cmp_side_kernels(&c->base, kb, sizeof(kb), NULL, NULL);
+		cmp_side_kernels(&c->cand, kc, sizeof(kc), NULL, NULL);
+		fprintf(f, "kernels   %s (baseline) against %s (candidate): %s, each machine's runs paired by"
+			" its name across fingerprints\n", kb, kc, strcmp(kb, kc) ? "across a kernel change" :
+			"across a change of fingerprint");
 	}
 	if (c->cross)
 		fprintf(f, "CROSS-MACHINE: runs paired by cell across machine fingerprints\n");
@@ -296,7 +271,7 @@ void cmp_print_human(const struct cmp *c, FILE *f)
 	cmp_print_notes(c, f);
 }
 
-static void side_json(struct json *j, const char *key, const char *sel,
+static void side_json(const struct cmp *c, struct json *j, const char *key, const char *sel,
 		      const struct runset *rs)
 {
 	char buf[256];
@@ -305,7 +280,8 @@ static void side_json(struct json *j, const char *key, const char *sel,
 	json_str(j, "selector", sel);
 	json_str(j, "resolved", rs->resolved);
 	json_u64(j, "runs", rs->n);
-	side_kernels(rs, buf, sizeof(buf), j, "kernel_variants");
+	cmp_side_kernels(rs, buf, sizeof(buf), j, "kernel_variants");
+	cmp_groups_json(c, rs, j);
 	json_obj_close(j);
 }
 
@@ -414,8 +390,8 @@ void cmp_print_json(const struct cmp *c, FILE *f)
 	json_obj_open(&j, NULL);
 	sysinfo_collect(&si);
 	envelope_json(&j, &si, "compare");
-	side_json(&j, "baseline", c->baseline, &c->base);
-	side_json(&j, "candidate", c->candidate, &c->cand);
+	side_json(c, &j, "baseline", c->baseline, &c->base);
+	side_json(c, &j, "candidate", c->candidate, &c->cand);
 	json_bool(&j, "cross_machine", c->cross);
 	json_bool(&j, "across_kernels", c->kernels);
 	cmp_ignored_json(c, &j, NULL);
