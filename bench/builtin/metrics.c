@@ -1,6 +1,7 @@
 /*
  * builtin/metrics.c - sgabench metrics: the metric registry (lib/metrics.h)
- * as a table, as JSON, or as names for the scripts (--names, --where).
+ * as a table, as JSON, or as names for the scripts (--names, --where);
+ * and --check NAME...: whether each name is one a comparison can judge.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -10,13 +11,17 @@
 #include "lib/log.h"
 #include "lib/metrics.h"
 #include "lib/opt.h"
+#include "machine/perf.h"
 #include "machine/sysinfo.h"
+#include "model/model.h"
 #include "output/envelope.h"
 
 struct metrics_cfg {
 	int json;
 	int names;
 	const char *where;
+	int check;
+	int any_level;
 };
 
 static const struct opt metrics_opts[] = {
@@ -27,8 +32,111 @@ static const struct opt metrics_opts[] = {
 	{ .name = "where", .type = OPT_STR, .off = offsetof(struct metrics_cfg, where),
 	  .metavar = "FIELD=VALUE[,...]", .defhelp = "every row",
 	  .help = "only rows whose FIELD (direction, kind, noise, scope, unit, kcidb_unit, plot) is VALUE; several, comma-separated: all of them" },
+	{ .name = "check", .type = OPT_FLAG, .off = offsetof(struct metrics_cfg, check),
+	  .help = "NAME...: exit 0 when each is a metric or an event a run can store, else 2 with a "
+		  "'did you mean' (for a config's SWEEP_METRICS before its sweep)" },
+	{ .name = "any-level", .type = OPT_FLAG, .off = offsetof(struct metrics_cfg, any_level),
+	  .help = "with --check: take model-LEVEL-misses of any level name (a custom --tlb design's)" },
 	{ NULL },
 };
+
+/* At most this many names to --check, and known names to hint from. */
+#define CHECK_MAX 64
+#define KNOWN_MAX 512
+
+/*
+ * The event names a run can store besides the registry's rows, into
+ * have[] (strings in pool): perf's generic names, the model's plain
+ * counters, and model-LEVEL-misses of every preset's levels and this
+ * machine's own (sim --machine host). Returns how many.
+ */
+static size_t known_events(const struct sysinfo *si, const char **have, char (*pool)[64])
+{
+	struct model_machine host;
+	char err[160];
+	size_t n = 0, np = 0;
+	const char *name;
+
+	for (unsigned i = 0; (name = perf_generic_name(i)) && n < KNOWN_MAX; i++)
+		have[n++] = name;
+#define PLAIN_NAME(id, nm, meaning) if (n < KNOWN_MAX) have[n++] = nm;
+	MODEL_PLAIN_COUNTERS(PLAIN_NAME)
+#undef PLAIN_NAME
+	for (int p = 0; p <= 0 || model_presets[p - 1]; p++) {
+		const struct model_machine *m = model_presets[p];
+
+		if (!m) {
+			if (model_from_sysinfo(si, &host, err, sizeof(err)))
+				break;
+			m = &host;
+		}
+		for (unsigned k = 0; k < m->nlevels && n < KNOWN_MAX && np < KNOWN_MAX; k++) {
+			snprintf(pool[np], sizeof(pool[np]), "model-%.40s-misses", m->level[k].name);
+			have[n++] = pool[np++];
+		}
+		if (m == &host)
+			break;
+	}
+	return n;
+}
+
+/* Whether name is model-LEVEL-misses with a level name a --tlb spec may give. */
+static int any_level(const char *name)
+{
+	size_t len = strlen(name), lv;
+
+	if (strncmp(name, "model-", 6) || len <= 13 || strcmp(name + len - 7, "-misses"))
+		return 0;
+	lv = len - 13;
+	return strspn(name + 6, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") >= lv;
+}
+
+/*
+ * --check: whether each of names[0..n) is a registry metric, an event
+ * known_events lists, one this CPU's perf or libpfm4 resolves (a raw
+ * code, a PMU event an --events list may give), or with any_lvl a
+ * model-LEVEL-misses. Prints each unknown one with the nearest name;
+ * returns EX_OK or EX_USAGE.
+ */
+static int check_names(char **names, int n, int any_lvl)
+{
+	static char pool[KNOWN_MAX][64];
+	const char *have[KNOWN_MAX];
+	struct perf_spec spec;
+	struct sysinfo si;
+	int bad = 0;
+	size_t nh;
+
+	if (n < 1) {
+		error("metrics: --check: which names");
+		hint("e.g. sgabench metrics --check first-touch-faults dtlb-walks");
+		return EX_USAGE;
+	}
+	sysinfo_collect(&si);
+	nh = known_events(&si, have, pool);
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i], *near;
+		char err[256];
+		unsigned ns = 0;
+		int known = metric_find(name) >= 0 || (any_lvl && any_level(name));
+
+		for (size_t k = 0; k < nh && !known; k++)
+			known = strcmp(have[k], name) == 0;
+		if (!known && *name && !strpbrk(name, ",{}"))
+			known = perf_resolve(name, &si, &spec, &ns, err, sizeof(err)) == 0;
+		if (known)
+			continue;
+		bad = 1;
+		error("metrics: '%s' is no metric, nor an event a run can store", name);
+		near = metric_nearest(name, have, nh);
+		if (near)
+			hint("did you mean '%s'?", near);
+		else
+			hint("'sgabench metrics --names' lists the metrics; events are perf's generic names, "
+			     "the model's counters and model-LEVEL-misses");
+	}
+	return bad ? EX_USAGE : EX_OK;
+}
 
 /* The plot sections of d as "scaling,history" into buf ("" when none). */
 static const char *plots_text(const struct metric_def *d, char *buf, size_t len)
@@ -166,12 +274,24 @@ static void print_text(const int *pick, int names_only)
 int cmd_metrics(int argc, char **argv)
 {
 	struct metrics_cfg cfg = { 0 };
-	int pick[MET_N];
+	int pick[MET_N], np = CHECK_MAX;
+	char *pos[CHECK_MAX];
 	int ret = opt_parse(metrics_opts, &cfg, argc, argv, "metrics",
-			    "[--json | --names] [--where FIELD=VALUE]", NULL, NULL);
+			    "[--json | --names] [--where FIELD=VALUE] | --check [--any-level] NAME...",
+			    pos, &np);
 
 	if (ret)
 		return ret == OPT_HELP_SHOWN ? EX_OK : ret;
+	if (cfg.check)
+		return check_names(pos, np, cfg.any_level);
+	if (cfg.any_level) {
+		error("metrics: --any-level is for --check");
+		return EX_USAGE;
+	}
+	if (np) {
+		error("metrics: '%s': names are for --check", pos[0]);
+		return EX_USAGE;
+	}
 	if (cfg.json && cfg.names) {
 		error("metrics: --json and --names exclude each other");
 		return EX_USAGE;

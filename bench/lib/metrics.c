@@ -130,8 +130,7 @@ static size_t edits(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The registry's name or have[i] nearest to name, within a third of its length in edits; NULL if none is. */
-static const char *closest(const char *name, const char *const *have, size_t n)
+const char *metric_nearest(const char *name, const char *const *have, size_t n)
 {
 	const char *best = NULL;
 	size_t most = strlen(name) / 3, bd = most + 1;
@@ -177,7 +176,7 @@ int metric_check(const char *who, const char *name, const char *const *have, siz
 	else
 		error("%s: --metric '%s': no such metric (sgabench metrics lists them; the selected runs have no other)",
 		      who, name);
-	near = closest(name, have, n);
+	near = metric_nearest(name, have, n);
 	if (near)
 		hint("did you mean '%s'?", near);
 	else

@@ -213,6 +213,13 @@ int metric_find(const char *name);
 int metric_check(const char *who, const char *name, const char *const *have, size_t n);
 
 /*
+ * The registry's name or have[0..n) nearest to name (a misspelling of
+ * it: within a third of its length in single-character edits), NULL if
+ * none is that near.
+ */
+const char *metric_nearest(const char *name, const char *const *have, size_t n);
+
+/*
  * The unit of event total e (which perf names, not this registry): ns for
  * task-clock and cpu-clock, else what it counts (faults, cycles, ...,
  * "events"). The human output and the KCIDB export both print it.

@@ -58,6 +58,13 @@ struct sysinfo;
 int perf_resolve(const char *list, const struct sysinfo *si, struct perf_spec *specs,
 		 unsigned *n, char *err, size_t errlen);
 
+/*
+ * The i-th of perf's generic event names perf_resolve knows (cycles,
+ * dTLB-load-misses, page-faults, ...), NULL past the last: the names a
+ * run stores its counts under when its --events asks for them.
+ */
+const char *perf_generic_name(unsigned i);
+
 /* Groups as planned (perf_layout) or as opened (perf_set). */
 struct perf_groups {
 	unsigned n;				/* number of groups */

@@ -51,6 +51,11 @@ static const struct generic generics[] = {
 	{ NULL, 0, 0, 0 },
 };
 
+const char *perf_generic_name(unsigned i)
+{
+	return i < sizeof(generics) / sizeof(generics[0]) ? generics[i].name : NULL;
+}
+
 /*
  * The page-walk event of this CPU, from measurement.md: Intel
  * DTLB_LOAD_MISSES.WALK_COMPLETED, AMD Zen L2 DTLB misses (0xf045),

@@ -209,21 +209,22 @@ for bad in 'SWEEP_TASK="1 2"' 'SWEEP_COMPARE_ARGS="--metric-threshhold 3"' 'SWEE
 		grep -q "unknown setting SWEEP_TASK\|unknown option '--metric-threshhold'\|'last-7-night': not a selector" "$TMPD/err"
 	EOT
 done
-# A misspelt SWEEP_METRICS name: compare refuses it, so no night is judged
-# on the other metrics alone: a harness error, the name and the fix said.
+# A misspelt SWEEP_METRICS name: 'sgabench metrics --check' refuses it
+# before anything runs, so no night is judged on the other metrics alone:
+# a harness error, the name and the fix said (t0622: on a first night).
 sed 's/first-touch-faults/first-touch-fault/' "$TMPD/cfg" >"$TMPD/typo"
 rc=0
 "$top/scripts/nightly" --db "$db" --label nightly-20261127 --no-sweep "$TMPD/typo" >/dev/null 2>"$TMPD/err" || rc=$?
 test_expect_success "a misspelt SWEEP_METRICS name: exit 2, the name, the nearest one" '
 	test_is "$rc" 2 &&
-	grep -q "compare: --metric .first-touch-fault.: no such metric" "$TMPD/err" &&
-	grep -q "^hint: did you mean .first-touch-faults.?$" "$TMPD/err" &&
+	grep -q "SWEEP_METRICS: .first-touch-fault. is no metric, nor an event a run can store" "$TMPD/err" &&
+	grep -q "^nightly: hint: did you mean .first-touch-faults.?$" "$TMPD/err" &&
 	grep -q "harness error" "$TMPD/err"
 '
 rc=0
 "$top/scripts/nightly" --db "$db" --label nightly-20261130 "$TMPD/typo" >/dev/null 2>"$TMPD/err" || rc=$?
 test_expect_success "with nights stored, a misspelt SWEEP_METRICS name ends the night before its sweep" - <<-\EOT
-	test_is "$rc" 2 && grep -q "no such metric" "$TMPD/err" &&
+	test_is "$rc" 2 && grep -q "is no metric" "$TMPD/err" &&
 	test_is "$(sqlite3 "$db" "SELECT COUNT(*) FROM run WHERE label = 'nightly-20261130'")" 0
 EOT
 # Two nightly jobs on one database at once: they take turns.
