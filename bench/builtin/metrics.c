@@ -71,24 +71,13 @@ static size_t known_events(const struct sysinfo *si, const char **have, char (*p
 			m = &host;
 		}
 		for (unsigned k = 0; k < m->nlevels && n < KNOWN_MAX && np < KNOWN_MAX; k++) {
-			snprintf(pool[np], sizeof(pool[np]), "model-%.40s-misses", m->level[k].name);
+			snprintf(pool[np], sizeof(pool[np]), METRIC_LEVEL_EVENT_FMT, m->level[k].name);
 			have[n++] = pool[np++];
 		}
 		if (m == &host)
 			break;
 	}
 	return n;
-}
-
-/* Whether name is model-LEVEL-misses with a level name a --tlb spec may give. */
-static int any_level(const char *name)
-{
-	size_t len = strlen(name), lv;
-
-	if (strncmp(name, "model-", 6) || len <= 13 || strcmp(name + len - 7, "-misses"))
-		return 0;
-	lv = len - 13;
-	return strspn(name + 6, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") >= lv;
 }
 
 /*
@@ -118,7 +107,7 @@ static int check_names(char **names, int n, int any_lvl)
 		const char *name = names[i], *near;
 		char err[256];
 		unsigned ns = 0;
-		int known = metric_find(name) >= 0 || (any_lvl && any_level(name));
+		int known = metric_find(name) >= 0 || (any_lvl && metric_level_event(name));
 
 		for (size_t k = 0; k < nh && !known; k++)
 			known = strcmp(have[k], name) == 0;

@@ -1,4 +1,5 @@
 /* lib/metrics.c - the metric registry's rows (lib/metrics.h) and their names. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "lib/log.h"
@@ -32,16 +33,30 @@ int metric_has_direction(const char *name)
 	return id < 0 || metric_defs[id].dir != DIR_NEITHER;
 }
 
-int metric_restates(const char *name)
+int metric_level_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.';
+}
+
+int metric_level_event(const char *name)
 {
 	static const char pre[] = "model-", suf[] = "-misses";
-	int id = metric_find(name);
-	size_t l = strlen(name);
+	size_t l = strlen(name), k;
 
-	if (id >= 0)
-		return metric_defs[id].kind == KIND_ESTIMATE;
-	return l > strlen(pre) + strlen(suf) && strncmp(name, pre, strlen(pre)) == 0 &&
-	       strcmp(name + l - strlen(suf), suf) == 0;
+	if (l <= strlen(pre) + strlen(suf) || strncmp(name, pre, strlen(pre)) ||
+	    strcmp(name + l - strlen(suf), suf))
+		return 0;
+	for (k = strlen(pre); k < l - strlen(suf); k++)
+		if (!metric_level_name_char(name[k]))
+			return 0;
+	return 1;
+}
+
+int metric_restates(const char *name)
+{
+	int id = metric_find(name);
+
+	return id >= 0 ? metric_defs[id].kind == KIND_ESTIMATE : metric_level_event(name);
 }
 
 int metric_one_way(const char *name)

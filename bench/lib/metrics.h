@@ -240,6 +240,13 @@ int metric_has_direction(const char *name);
  */
 #define METRIC_LEVEL_EVENT_FMT "model-%.40s-misses"
 
+/* Whether c may be in a level's name (--tlb): it becomes an event name
+ * and a word of the cell, so no space, '=', ';' or ','. */
+int metric_level_name_char(char c);
+
+/* Whether name is METRIC_LEVEL_EVENT_FMT of a level name of such characters. */
+int metric_level_event(const char *name);
+
 /*
  * Whether name restates other counts of its run: a KIND_ESTIMATE row, or
  * a level's own misses (METRIC_LEVEL_EVENT_FMT; the registry's

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/metrics.h"
 #include "model/model.h"
 
 /*
@@ -100,11 +101,10 @@ int model_check_part(const struct model_level *lv, char *err, size_t errlen)
 #define LEVEL_GRAMMAR "NAME:ENTRIES[,full|Nway][,lru|nru|random][,ps=4k+2m+1g>2m][,part=4k:8+2m:2]" \
 	"[,index=mod|hash][,hit=N]"
 
-/* Whether c may be in a level's name: it becomes an event name and a
- * word of the cell (no space, '=', ';' or ','). */
+/* Whether c may be in a level's name (metric_level_name_char). */
 static int name_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.';
+	return metric_level_name_char(c);
 }
 
 /*
