@@ -177,10 +177,11 @@ const struct named_stmt store_named[] = {
 	  " (SELECT machine_id FROM run WHERE label = ?1) ELSE machine_name = ?2 END)", NULL },
 	{ "nights-before-here", 2, 0, "LABEL MACHINE",
 	  "how many other nightly labels have ok runs of the machine named MACHINE on a fingerprint"
-	  " (hardware and kernel) its runs of LABEL have",
+	  " (hardware and kernel) its runs of LABEL have, started before LABEL's first run",
 	  "SELECT COUNT(DISTINCT label) AS nights FROM run WHERE label GLOB 'nightly-*' AND status = 'ok'"
 	  " AND label <> ?1 AND machine_name = ?2 AND machine_id IN"
-	  " (SELECT machine_id FROM run WHERE label = ?1 AND machine_name = ?2)", NULL },
+	  " (SELECT machine_id FROM run WHERE label = ?1 AND machine_name = ?2)"
+	  " AND started_at < (SELECT MIN(started_at) FROM run WHERE label = ?1 AND machine_name = ?2)", NULL },
 	{ "runs-interrupted", 3, 1, "LABEL MACHINE SINCE",
 	  "relabel the runs of an interrupted sweep, LABEL (or LABEL-A, LABEL-B) of the machine named"
 	  " MACHINE started at or after SINCE, as interrupted:LABEL: no night is left half measured",

@@ -5,7 +5,8 @@
 # sweep (exit 2, 'did you mean'), as 'sgabench metrics --check' decides;
 # and after a kernel update (a new fingerprint) the baseline header names
 # each night's kernel and fingerprint, says the comparison crosses the
-# change, marks nights it did not pair, and --json says the same.
+# change, marks nights it did not pair, and --json says the same; a first
+# night re-judged after later ones is still judged across the change.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -114,5 +115,13 @@ test_expect_success '--json of the second night: compared false, n_base the comp
 	test_is "$(jq -r ".baseline.groups | map(.kernel_variants[0] + \" \" + (.runs | tostring) + \" \" + (.compared | tostring)) | join(\";\")" "$TMPD/out")" \
 		"6.1.2-1 8 true;6.1.1-1 24 false" &&
 	test_is "$(jq -r "[.rows[].n_base] | unique | join(\" \")" "$TMPD/out")" 4
+EOT
+test_expect_success 're-judged after a later night: the first night on the kernel is still across it' - <<-\EOT
+	rc=0
+	new "$top/scripts/nightly" --db "$db" --label nightly-20261104 --no-sweep "$TMPD/cfg" \
+		>"$TMPD/out" 2>"$TMPD/err" || rc=$?
+	test_is "$rc" 0 &&
+	grep -q "is the first night of machine .* on this fingerprint" "$TMPD/out" &&
+	grep -q "^kernels   6.1.1-1 (baseline) against 6.1.2-1 (candidate): across a kernel change" "$TMPD/out"
 EOT
 test_done
