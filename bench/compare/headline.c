@@ -80,6 +80,25 @@ static const char *machine_words(const struct cmp_row *r, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * " (across kernels KB to KC)" when c compares across a kernel change
+ * (--across-kernels, kernel:V), so that the headline a nightly mails says
+ * so, as the header below it does; else "".
+ */
+static const char *kernel_words(const struct cmp *c, char *buf, size_t len)
+{
+	char kb[120], kc[120];
+
+	buf[0] = '\0';
+	if (!c->kernels)
+		return buf;
+	cmp_side_kernels(&c->base, kb, sizeof(kb), NULL, NULL);
+	cmp_side_kernels(&c->cand, kc, sizeof(kc), NULL, NULL);
+	if (strcmp(kb, kc))
+		snprintf(buf, len, " (across kernels %s to %s)", kb, kc);
+	return buf;
+}
+
 /* Whether row i is the first row of its machine. */
 static int first_of_machine(const struct cmp *c, size_t i)
 {
@@ -94,7 +113,7 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 {
 	double lo = INFINITY, hi = 0;
 	size_t none = 0, zero = 0, insufficient = 0, improved = 0;
-	char mw[96];
+	char mw[96], kw[280];
 
 	for (size_t k = i; k < c->nrows; k++) {
 		const struct cmp_row *r = &c->rows[k];
@@ -120,6 +139,7 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 		fprintf(f, "no regression on %s", machine_words(&c->rows[i], mw, sizeof(mw)) + strlen("machine "));
 	else
 		fprintf(f, "no regression across machines");
+	fputs(kernel_words(c, kw, sizeof(kw)), f);
 	if (isfinite(lo) && lo == hi)
 		fprintf(f, "; the smallest change each cell could resolve in these runs: %.3g %%", lo * 100);
 	else if (isfinite(lo))
@@ -139,7 +159,7 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 
 void cmp_print_headlines(const struct cmp *c, FILE *f)
 {
-	char cell[512], words[160], mw[96];
+	char cell[512], words[160], mw[96], kw[280];
 
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -151,8 +171,8 @@ void cmp_print_headlines(const struct cmp *c, FILE *f)
 		if (cell[0] == '(')
 			cell[0] = '\0';
 		cmp_change_words(r, words, sizeof(words));
-		fprintf(f, "%s: %s%s%s: %s %s\n", stats_verdict_name(r->v),
-			machine_words(r, mw, sizeof(mw)), cell[0] ? ", " : "", cell, r->metric, words);
+		fprintf(f, "%s: %s%s%s%s: %s %s\n", stats_verdict_name(r->v), machine_words(r, mw, sizeof(mw)),
+			kernel_words(c, kw, sizeof(kw)), cell[0] ? ", " : "", cell, r->metric, words);
 	}
 	for (size_t i = 0; i < c->nrows; i++)
 		if (first_of_machine(c, i))

@@ -86,6 +86,7 @@ test_expect_success 'the first night on the new kernel: the header names each si
 	grep -q "^  [^,]*, kernel 6.1.1-1, fingerprint 00000000feedbeef: nightly-20261103 nightly-20261102 nightly-20261101 (24 runs)$" "$TMPD/out" &&
 	grep -q "^  [^,]*, kernel 6.1.2-1, fingerprint 00000000000000aa: nightly-20261104 (8 runs)$" "$TMPD/out" &&
 	grep -q "^kernels   6.1.1-1 (baseline) against 6.1.2-1 (candidate): across a kernel change" "$TMPD/out" &&
+	grep -q "^no regression on [^ ;]* (across kernels 6.1.1-1 to 6.1.2-1); " "$TMPD/out" &&
 	! grep -q "not compared" "$TMPD/out"
 EOT
 test_expect_success '--json says the same: the groups, their kernels, labels and runs' - <<-\EOT
@@ -107,7 +108,7 @@ test_expect_success "the second night: the old kernel's nights are marked not co
 	test_is "$rc" 0 &&
 	grep -q "^  [^,]*, kernel 6.1.2-1, fingerprint 00000000000000aa: nightly-20261104 (8 runs)$" "$TMPD/out" &&
 	grep -q "^  [^,]*, kernel 6.1.1-1, fingerprint 00000000feedbeef: nightly-20261103 nightly-20261102 nightly-20261101 (24 runs): not compared (another fingerprint" "$TMPD/out" &&
-	! grep -q "^kernels " "$TMPD/out"
+	! grep -q "^kernels " "$TMPD/out" && ! grep -q "across kernels" "$TMPD/out"
 EOT
 test_expect_success '--json of the second night: compared false, n_base the compared night alone' - <<-\EOT
 	run_sga compare --db "$db" --baseline last-7-nights --candidate label:nightly-20261105 \
