@@ -51,9 +51,13 @@ static void custom_defaults(const struct sim_cfg *c, const struct model_machine 
 		k += k < len ? (size_t)snprintf(took + k, len - k, " (%u tasks on %u strands%s)", r->ntasks,
 						m->cores * m->strands, r->ntasks > m->cores * m->strands ?
 						": they take turns every --quantum accesses" : "") : 0;
-	if (c->walk_cycles < 0)
-		TOOK("--walk-cycles %g (est-* only: walks at an assumed %g GHz, hits free unless hit=)",
-		     m->walk_cycles, m->ghz);
+	if (c->walk_cycles < 0 && !c->ghz)
+		TOOK("--walk-cycles %g --ghz %g (what est-* assume: a walk's cycles and the clock, hits free "
+		     "unless hit=)", m->walk_cycles, m->ghz);
+	else if (c->walk_cycles < 0)
+		TOOK("--walk-cycles %g (what est-* assume: a walk's cycles, hits free unless hit=)", m->walk_cycles);
+	else if (!c->ghz)
+		TOOK("--ghz %g (what est-* assume: the clock)", m->ghz);
 	if (!c->tag)
 		TOOK("--tag %s", opt_choice_name(MODEL_TAG_CHOICES, m->tag, tag, sizeof(tag)));
 }

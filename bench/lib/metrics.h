@@ -154,9 +154,11 @@ enum metric_plot {
 	  "(page walks on SPARC, L1 refills on Neoverse N1); absent on a custom TLB, which has no driver") \
 	X(MET_EST_TRANSLATION_CYCLES, "est-translation-cycles", "", DIR_LOWER, KIND_ESTIMATE, \
 	  NOISE_BOTH, SCOPE_RUN, "cycles", 0, \
-	  "estimated cycles spent in address translation (assumed walk costs)") \
+	  "estimated cycles spent in address translation (assumed walk costs: sim --walk-cycles, " \
+	  "else the preset's)") \
 	X(MET_EST_TRANSLATION_S, "est-translation-s", "s", DIR_LOWER, KIND_ESTIMATE, NOISE_BOTH, \
-	  SCOPE_RUN, "s", PLOT_DESIGNS, "est-translation-cycles at the preset's clock") \
+	  SCOPE_RUN, "s", PLOT_DESIGNS, "est-translation-cycles at the run's assumed clock (sim --ghz, " \
+	  "else the preset's; stored as its machine's ghz)") \
 	X(MET_EST_TRANSLATION_NS_PER_ACCESS, "est-translation-ns-per-access", "", DIR_LOWER, \
 	  KIND_ESTIMATE, NOISE_BOTH, SCOPE_RUN, "ns/access", 0, "est-translation-s per access, in ns") \
 	X(MET_MODEL_CYCLES, "model-cycles", "", DIR_LOWER, KIND_COUNT, NOISE_BOTH, SCOPE_RUN, "cycles", \

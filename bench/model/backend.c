@@ -149,6 +149,16 @@ static const struct opt model_opts[] = {
 	  .cell = "cores", .cell_at = 2 },
 	/* --walk-cycles and the timed engine's rows (model_timing_opts) */
 	{ .type = OPT_ROWS, .rows = model_timing_opts, .off = 0 },
+	/* sim's own, not table's: no cell word (an untimed run's counts do not
+	   depend on it; the stored machine says the clock), but see below */
+	{ .name = "ghz", .type = OPT_DOUBLE, .off = O(ghz), .dmin = 0.01, .dmax = 100,
+	  .metavar = "X", .defhelp = "the machine's (--machine list; custom: 3)",
+	  .help = "clock in GHz, 0.01..100: turns est-translation-cycles into est-translation-s, and "
+		  "with --timing --hz sets the cycles between ticks" },
+	/* with --timing --hz the ticks come every clock / hz cycles: the clock
+	   changes the counts, so a timed run with ticks names it in its cell */
+	{ .name = "ghz", .type = OPT_DOUBLE, .off = O(timed_ghz), .flags = OPT_DERIVED | OPT_IF_SET,
+	  .cell = "ghz", .cell_at = 19, .conf = "timed_ghz" },
 	{ .name = "reference", .type = OPT_FLAG, .off = O(reference),
 	  .help = "use the brute-force reference simulator (slow)" },
 	{ .name = "jobs", .type = OPT_UINT, .off = O(jobs), .min = 1, .max = MODEL_MAX_JOBS,
@@ -202,6 +212,7 @@ static void model_describe(const struct model_plan *p)
 			info(2, "sim: level %s: %s", m->level[k].name, org);
 	if (m->inferred[0])
 		info(2, "sim: inferred, not published: %s", m->inferred);
+	info(2, "sim: costs: walk %g cycles at %g GHz (est-*: assumed, not measured)", m->walk_cycles, m->ghz);
 	info(2, "sim: %u tasks (%s), placed %s; %llu pages of %s per task, %llu rounds, %llu start-up pages, "
 	     "quantum %llu, jitter %u, seed %llu", r->ntasks, r->threads ? "threads of one process" : "processes",
 	     opt_choice_name(MODEL_PLACE_CHOICES, r->place, place, sizeof(place)), (unsigned long long)r->pages,
@@ -397,6 +408,7 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	v.working_set = ws;
 	v.sga_size = p->cfg.sga_size ? p->cfg.sga_size : ws;
 	v.timed_walk = p->cfg.timing ? sim_timed_walk(&p->m) : 0;
+	v.timed_ghz = p->cfg.timing && p->cfg.hz ? p->m.ghz : 0;
 	if (opt_render(model_opts, &v, nm->cell, sizeof(nm->cell), nm->config_json, sizeof(nm->config_json)))
 		warning("sim: the run's cell or configuration is cut short");
 	*m = (struct run_meta){
@@ -411,11 +423,11 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 		snprintf(heap, sizeof(heap), " and a private heap of %llu x %s pages (%u%% of accesses)",
 			 (unsigned long long)r->heap_pages, model_psz_name(r->heap_psz), r->heap_share);
 	snprintf(nm->describe, sizeof(nm->describe), "model %s (%s tags): %u tasks, %llu x %s pages each%s, %s%s; "
-		 "%.0f of %.0f accesses skipped exactly by period",
+		 "%.0f of %.0f accesses skipped exactly by period; est-* at walk %g cycles, %g GHz",
 		 p->m.name, opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)), r->ntasks,
 		 (unsigned long long)r->pages, model_psz_name(r->psz), heap,
 		 r->sharedctx ? "shared context" : "private contexts",
-		 r->threads ? ", threads" : "", skipped, total);
+		 r->threads ? ", threads" : "", skipped, total, p->m.walk_cycles, p->m.ghz);
 }
 
 static void model_release(void *plan)

@@ -117,8 +117,8 @@ static void custom_machine(struct model_machine *m)
 		 "dTLB-loads or dTLB-load-misses: read l1-dtlb-misses, l2-dtlb-misses, dtlb-walks");
 }
 
-/* The machine of c: a preset, host or custom, with --tlb, --tag, --cores
- * and --walk-cycles applied. Returns 0, or -EINVAL / -ENODEV with the
+/* The machine of c: a preset, host or custom, with --tlb, --tag, --cores,
+ * --walk-cycles and --ghz applied. Returns 0, or -EINVAL / -ENODEV with the
  * reason in err. */
 static int sim_machine(const struct sim_cfg *c, const struct sysinfo *si, struct model_machine *m,
 		       char *err, size_t errlen)
@@ -168,6 +168,8 @@ static int sim_machine(const struct sim_cfg *c, const struct sysinfo *si, struct
 		m->cores = (unsigned)c->cores;
 	if (c->walk_cycles >= 0)
 		m->walk_cycles = c->walk_cycles;
+	if (c->ghz > 0)
+		m->ghz = c->ghz;
 	return 0;
 }
 

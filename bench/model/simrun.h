@@ -39,6 +39,7 @@ struct sim_cfg {
 	const char *heap_page;	/* its page size */
 	uint64_t heap_share;	/* percent of the accesses after start-up that go to the heap */
 	double walk_cycles;	/* cycles per page walk for est-*; < 0: the machine's */
+	double ghz;		/* clock for est-* and --timing's ticks; 0: the machine's */
 	int reference;		/* run the brute-force reference instead */
 	int progress;		/* progress lines on stderr: 1 always, 0 when it is a terminal, -1 never
 				 * (and no --timing line: `table` runs many at once and prints its own) */
@@ -51,6 +52,7 @@ struct sim_cfg {
 	uint64_t access_cycles;	/* 0: 1 */
 	int inflight;		/* enum model_inflight */
 	uint64_t timed_walk;	/* derived: the walk cycles a timed run used */
+	double timed_ghz;	/* derived: the clock a timed run's ticks came at (with --hz), else 0 */
 	/* Derived when the run is named, for its rows: */
 	const char *backend;	/* "model:MACHINE" */
 	const char *tlb_text;	/* the levels, model_tlb_str() */

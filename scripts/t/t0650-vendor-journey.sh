@@ -213,17 +213,18 @@ test_expect_success "a custom TLB says which defaults it took" - <<-\EOT
 EOT
 test_expect_success "given them, it takes none" - <<-\EOT
 	run_sga sim --tlb "$tlb_a" --rounds 1 --working-set 8m --page-size 4k --cores 1 --strands 2 --tag asid \
-		--walk-cycles 30 --no-store
+		--walk-cycles 30 --ghz 3 --no-store
 	test_is "$rc:$(cat "$TMPD/err")" "0:"
 EOT
 test_expect_success "it says when tasks take turns, and the costs est-* assume" - <<-\EOT
 	run_sga sim --tlb "$tlb_a" --rounds 1 --working-set 8m --page-size 4k --tag asid --tasks 4 --no-store
 	test_is "$rc" 0 && grep -q "defaults: --cores 1 --strands 2 (4 tasks on 2 strands: they take turns $(
-		)every --quantum accesses), --walk-cycles 30 (est-\* only: walks at an assumed 3 GHz" "$TMPD/err"
+		)every --quantum accesses), --walk-cycles 30 --ghz 3 (what est-\* assume: a walk's cycles and the $(
+		)clock" "$TMPD/err"
 EOT
 test_expect_success "entries its ways do not divide: the unmodelled ones named; only defaults listed" - <<-\EOT
 	run_sga sim --tlb 'l1d:64,3way,lru' --rounds 1 --working-set 8m --page-size 4k --tag asid --tasks 8 \
-		--strands 8 --walk-cycles 30 --no-store
+		--strands 8 --walk-cycles 30 --ghz 3 --no-store
 	test_is "$rc" 0 &&
 	grep -qx "sgabench: warning: sim: level 'l1d': 64 entries in 3 ways are 21 sets; 1 of its entries are $(
 		)not modelled" "$TMPD/err" &&
@@ -231,7 +232,7 @@ test_expect_success "entries its ways do not divide: the unmodelled ones named; 
 EOT
 test_expect_success "a design has the strands it is given: 8 tasks on 8 strands of one core" - <<-\EOT
 	run_sga sim --tlb "$tlb_a" --rounds 1 --working-set 8m --page-size 4k --tag asid --tasks 8 \
-		--cores 1 --strands 8 --walk-cycles 30 --no-store --json
+		--cores 1 --strands 8 --walk-cycles 30 --ghz 3 --no-store --json
 	test_is "$rc:$(cat "$TMPD/err")" "0:" &&
 	test_is "$(jq -r '[.cell | split(" ")[] | select(startswith("strands=") or startswith("cores="))] |
 		join(" ")' "$TMPD/out")" "cores=1 strands=8"
