@@ -166,6 +166,11 @@ static int sim_machine(const struct sim_cfg *c, const struct sysinfo *si, struct
 		m->max_cores = m->cores;	/* before --cores replaces cores */
 	if (c->cores)
 		m->cores = (unsigned)c->cores;
+	if (c->walk_cycles < 0 && c->walk_cycles != -1) {
+		snprintf(err, errlen, "--walk-cycles %g: give 0 or more cycles (-1, the default, is the machine's)",
+			 c->walk_cycles);
+		return -EINVAL;
+	}
 	if (c->walk_cycles >= 0)
 		m->walk_cycles = c->walk_cycles;
 	if (c->ghz > 0)

@@ -7,7 +7,7 @@
 # cost with its machine and `show` prints them; `--machine list` keeps the
 # presets' own; a custom TLB names the clock it took; a timed run with
 # ticks names its clock in the cell, ticks = floor(cycles x hz / cpu_hz);
-# bad clocks exit 2.
+# bad clocks and walk costs exit 2.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -99,6 +99,11 @@ test_expect_success "refused with exit 2: 0, negative, absurd and non-numbers" -
 	refuse 2 "--ghz 'inf': not a number" sim --no-store --ghz inf &&
 	refuse 2 "--ghz '3ghz': not a number" sim --no-store --ghz 3ghz &&
 	refuse 2 "ghz" sim --no-store --ghz
+EOT
+
+test_expect_success "--walk-cycles: -1 is the machine's, another negative is refused" - <<-\EOT
+	refuse 2 "--walk-cycles -0.5: give 0 or more cycles" sim --no-store --walk-cycles -0.5 &&
+	refuse 2 "--walk-cycles '-2': out of range" sim --no-store --walk-cycles -2
 EOT
 
 test_done
