@@ -39,8 +39,8 @@ config_check() {
 }
 
 # The settings a config may make besides its axes' values (SWEEP_ left off).
-CONFIG_SETTINGS="ARGS AXES BASELINE COMMAND COMPARE_ARGS DESCRIPTION HUGEPAGES INFO_METRICS JOBS METRICS NAME \
-NOISE NOISE_RESAMPLES NOISE_SWEEPS ORDER_SEED PASSES RUNS RUN_SEED WARMUP"
+CONFIG_SETTINGS="ARGS AXES BASELINE COMMAND COMPARE_ARGS DESCRIPTION EXCLUDE HUGEPAGES INFO_METRICS JOBS METRICS \
+NAME NOISE NOISE_RESAMPLES NOISE_SWEEPS ORDER_SEED PASSES RUNS RUN_SEED WARMUP"
 
 # config_load FILE: check FILE, reset every SWEEP_* setting to its
 # default, then read FILE. Validates the values; on error prints why and
@@ -63,6 +63,7 @@ config_load() {
 	SWEEP_DESCRIPTION=""
 	SWEEP_COMMAND="run"
 	SWEEP_AXES="tasks layout"
+	SWEEP_EXCLUDE=""
 	SWEEP_TASKS="1"
 	SWEEP_LAYOUT="4k"
 	SWEEP_ARGS=""
@@ -154,6 +155,7 @@ config_load() {
 		hint "the settings: sgabench-config(5); an axis's values are SWEEP_ and its name in capitals"
 		return 2
 	done
+	exclude_check "$cfg_file" || return 2
 	for m in $SWEEP_METRICS $SWEEP_INFO_METRICS; do
 		case "$m" in
 		*:*)
@@ -268,9 +270,70 @@ axis_args() {
 	esac
 }
 
+# exclude_check FILE: every word of SWEEP_EXCLUDE is one or more
+# axis=value (a cell's words; quote a word of two), each axis one of
+# SWEEP_AXES and each value one of its values, so a misspelt exclusion is
+# refused rather than leaving out nothing; and some cell is left. Prints
+# why and returns 1 otherwise.
+exclude_check() {
+	sh_words "${SWEEP_EXCLUDE:-}" >/dev/null || {
+		error "config '$1': SWEEP_EXCLUDE: an unclosed quote or a backslash"
+		return 1
+	}
+	sh_words "$SWEEP_EXCLUDE" | while IFS= read -r e; do
+		kvs=$(sh_words "$e") && [ -n "$kvs" ] || {
+			error "config '$1': SWEEP_EXCLUDE '$e': an unclosed quote or a backslash"
+			exit 1
+		}
+		printf '%s\n' "$kvs" | while IFS= read -r kv; do
+			axis=${kv%%=*}
+			case "$kv" in
+			*=*) ;;
+			*) axis="" ;;
+			esac
+			case " $SWEEP_AXES " in
+			*" ${axis:-?} "*) ;;
+			*)
+				error "config '$1': SWEEP_EXCLUDE '$e': '$kv' is not axis=value of an axis of SWEEP_AXES ($SWEEP_AXES)"
+				exit 1 ;;
+			esac
+			axis_words "$axis" | grep -Fqx -- "${kv#*=}" || {
+				error "config '$1': SWEEP_EXCLUDE '$e': '${kv#*=}' is not a value of axis '$axis' ($(axis_values "$axis"))"
+				exit 1
+			}
+		done || exit 1
+	done || return 1
+	[ -n "$(config_cells)" ] || {
+		error "config '$1': SWEEP_EXCLUDE leaves no cell to run"
+		return 1
+	}
+}
+
+# exclude_cells: the cells on stdin (config_cells' lines) but those that
+# hold every axis=value of a word of SWEEP_EXCLUDE.
+exclude_cells() {
+	if [ -z "${SWEEP_EXCLUDE:-}" ]; then
+		cat
+		return
+	fi
+	# one exclusion a line, its axis=value words joined by a unit separator
+	ex=$(sh_words "$SWEEP_EXCLUDE" | while IFS= read -r e; do
+		sh_words "$e" | awk 'NF { printf "%s%s", sep, $0; sep = "\037" } END { print "" }'
+	done)
+	while IFS= read -r c; do
+		if ! printf '%s\n' "$ex" | kvs=$(sh_words "$c") awk -F'\037' '
+			BEGIN { n = split(ENVIRON["kvs"], a, "\n"); for (i = 1; i <= n; i++) has[a[i]] = 1 }
+			NF { all = 1; for (i = 1; i <= NF; i++) if (!($i in has)) all = 0; if (all) found = 1 }
+			END { exit !found }'; then
+			printf '%s\n' "$c"
+		fi
+	done
+}
+
 # config_cells: every cell of the loaded config, one per line, as
 # "axis=value axis=value ..." in the order of SWEEP_AXES (the cross
-# product), each value a word of sh (sh_word: quoted when it must be).
+# product, less the cells SWEEP_EXCLUDE leaves out), each value a word of
+# sh (sh_word: quoted when it must be).
 config_cells() {
 	cells=""
 	for axis in $SWEEP_AXES; do
@@ -281,7 +344,7 @@ config_cells() {
 			done
 		done)
 	done
-	printf '%s\n' "$cells"
+	printf '%s\n' "$cells" | exclude_cells
 }
 
 # cell_args CELL: the sgabench options of a cell ("tasks=4 layout=4k"),

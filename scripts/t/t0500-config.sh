@@ -84,6 +84,36 @@ test_expect_success "a config in the current directory, named bare, loads" - <<-
 	(cd "$TMPD" && config_load c && test_is "$(axis_words tasks)" 2)
 EOT
 
+# SWEEP_EXCLUDE: a word leaves out every cell holding all its axis=value,
+# and a TLB value (commas, semicolons, '+') is matched as written
+test_expect_success "SWEEP_EXCLUDE: 2 x 2 x 2 cells less the 2 that hold one pair" - <<-\EOT
+	cat >"$cfg" <<-\CFG &&
+	SWEEP_COMMAND=sim
+	SWEEP_AXES="machine sharedctx tasks"
+	SWEEP_MACHINE="sparc-t4 amd-zen2"
+	SWEEP_SHAREDCTX="off on"
+	SWEEP_TASKS="2 8"
+	SWEEP_EXCLUDE="'machine=amd-zen2 sharedctx=on'"
+	CFG
+	config_load "$cfg" &&
+	test_is "$(config_cells | tr '\n' ,)" "$(
+		)machine=sparc-t4 sharedctx=off tasks=2,machine=sparc-t4 sharedctx=off tasks=8,$(
+		)machine=sparc-t4 sharedctx=on tasks=2,machine=sparc-t4 sharedctx=on tasks=8,$(
+		)machine=amd-zen2 sharedctx=off tasks=2,machine=amd-zen2 sharedctx=off tasks=8,"
+EOT
+test_expect_success "SWEEP_EXCLUDE matches a quoted TLB value as written" - <<-\EOT
+	cat >"$cfg" <<-\CFG &&
+	SWEEP_COMMAND=sim
+	SWEEP_AXES="tlb tasks"
+	SWEEP_TLB="'l1d:64,4way,lru;l2:4096,8way,lru' l1d:96,full,lru,ps=4k+2m"
+	SWEEP_TASKS="2 8"
+	SWEEP_EXCLUDE="'tlb=l1d:64,4way,lru;l2:4096,8way,lru tasks=8' tlb=l1d:96,full,lru,ps=4k+2m"
+	CFG
+	config_load "$cfg" &&
+	test_is "$(config_cells)" "tlb='l1d:64,4way,lru;l2:4096,8way,lru' tasks=2" &&
+	test_is "$("$top/scripts/sweep" --dry-run --seed 1 "$cfg" | grep -c " sim ")" 3
+EOT
+
 bad() { # NAME CONTENT
 	printf '%s\n' "$2" >"$cfg"
 	rc=0
@@ -108,6 +138,23 @@ test_expect_success "the refusal shows how to quote it" - <<-\EOT
 EOT
 bad "an unclosed quote in an axis" "SWEEP_TASKS=\"1 '2\""
 bad "a backslash in SWEEP_ARGS" "SWEEP_ARGS='--x a\\ b'"
+three='SWEEP_AXES="machine tasks"
+SWEEP_MACHINE="sparc-t4 amd-zen2"
+SWEEP_TASKS="2 8"'
+bad "SWEEP_EXCLUDE: a value the axis does not have" "$three
+SWEEP_EXCLUDE=machine=amd-zen"
+test_expect_success "it names the value and the axis's values" - <<-\EOT
+	(config_load "$cfg") 2>&1 | grep -q "'amd-zen' is not a value of axis 'machine' (sparc-t4 amd-zen2)"
+EOT
+bad "SWEEP_EXCLUDE: an axis not in SWEEP_AXES" "$three
+SWEEP_EXCLUDE=\"'machine=amd-zen2 sharedctx=on'\""
+bad "SWEEP_EXCLUDE: a word without =" "$three
+SWEEP_EXCLUDE=tasks"
+bad "SWEEP_EXCLUDE: every cell left out" "$three
+SWEEP_EXCLUDE=\"machine=sparc-t4 machine=amd-zen2\""
+test_expect_success "it says none is left" - <<-\EOT
+	(config_load "$cfg") 2>&1 | grep -q "SWEEP_EXCLUDE leaves no cell to run"
+EOT
 test_expect_success "refusal names the line" - <<-\EOT
 	sh -c "printf 'SWEEP_X=1\nfoo\n' > '$cfg'; top='$top'; . '$top/scripts/lib.sh'; config_check '$cfg' | grep -q 'line 2: foo'"
 EOT
