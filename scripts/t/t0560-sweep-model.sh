@@ -137,8 +137,14 @@ EOT
 bad "the layout axis in a model sweep" 'SWEEP_COMMAND=sim' 'SWEEP_AXES="layout"' 'SWEEP_LAYOUT="4k"'
 rc=0
 "$top/scripts/sweep" --dry-run tlb-designs >"$TMPD/dry" 2>&1 || rc=$?
-test_expect_success "the shipped tlb-designs config runs each of its 5 x 2 x 3 cells once" - <<-\EOT
-	test_is "$rc:$(grep -c " sim " "$TMPD/dry")" "0:30" &&
-	grep -qx SWEEP_RUNS=1 "$top/scripts/configs/tlb-designs"
+test_expect_success "the shipped tlb-designs config runs each of its 3 x 2 x 3 + 3 x 3 cells once" - <<-\EOT
+	test_is "$rc:$(grep -c " sim " "$TMPD/dry")" "0:27" &&
+	grep -qx SWEEP_RUNS=1 "$top/scripts/configs/tlb-designs" &&
+	grep -v "^#" "$TMPD/dry" | cut -f3 >"$TMPD/cells" &&
+	test_is "$(grep -c "^machine=.* sharedctx=.* tasks=" "$TMPD/cells")" 27 &&
+	test_is "$(sort -u "$TMPD/cells" | grep -c .)" 27 &&
+	test_is "$(grep "sharedctx=on" "$TMPD/cells" | sed "s/^machine=\([^ ]*\) .*/\1/" | sort -u |
+		tr '\n' ' ')" "sparc-m7 sparc-t4 ultrasparc-t2 " &&
+	test_is "$(grep -c "^machine=sparc-t4 " "$TMPD/cells")" 6
 EOT
 test_done
