@@ -34,7 +34,7 @@ const struct opt model_timing_opts[] = {
 	  .cell = "timing", .cell_at = 19, .conf = "timing" },
 	{ .name = "hz", .type = OPT_UINT, .off = O(hz), .max = 100000, .flags = OPT_IF_SET,
 	  .metavar = "N", .defhelp = "0 (no tick)",
-	  .help = "with --timing: timer ticks per second (the kernel's HZ), at the machine's clock",
+	  .help = "with --timing: timer ticks per second (the kernel's HZ), at the machine's clock (sim: --ghz)",
 	  .cell = "hz", .cell_at = 19, .conf = "hz" },
 	{ .name = "tick-entries", .type = OPT_UINT, .off = O(tick_entries), .max = 1u << 20, .flags = OPT_IF_SET,
 	  .metavar = "K", .defhelp = "0",
