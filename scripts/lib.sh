@@ -81,9 +81,20 @@ db_lock_file() {
 	fi
 }
 
-# db_shown DB: DB for messages: a server URI's password as ***.
+# db_shown DB: DB for messages: a server URI's password (user:PASSWORD@
+# or password=PASSWORD) as ***.
 db_shown() {
-	printf '%s\n' "$1" | sed 's|^\(postgres[a-z]*://[^:/@]*:\)[^@/]*@|\1***@|'
+	printf '%s\n' "$1" | sed -e 's|^\(postgres[a-z]*://[^:/@]*:\)[^@/]*@|\1***@|' \
+		-e 's/\([?&]password=\)[^&]*/\1***/'
+}
+
+# db_rerun DB: DB for a command printed to be run again: a server URI
+# without its password (there, libpq takes it from PGPASSWORD or the
+# PGPASSFILE/.pgpass file, as the nightly service does), never a mask that
+# would be sent as the password.
+db_rerun() {
+	printf '%s\n' "$1" | sed -e 's|^\(postgres[a-z]*://[^:/@]*\):[^@/]*@|\1@|' \
+		-e 's/\([?&]\)password=[^&]*&\{0,1\}/\1/; s/[?&]$//'
 }
 
 # db_default: the database of a script given no --db, as every sgabench

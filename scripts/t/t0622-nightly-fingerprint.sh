@@ -125,4 +125,17 @@ test_expect_success 're-judged after a later night: the first night on the kerne
 	grep -q "is the first night of machine .* on this fingerprint" "$TMPD/out" &&
 	grep -q "^kernels   6.1.1-1 (baseline) against 6.1.2-1 (candidate): across a kernel change" "$TMPD/out"
 EOT
+test_expect_success 'a server URI in messages: password masked; in the command to rerun: left out' - <<-\EOT
+	shown=$(top=$top; . "$top/scripts/lib.sh" &&
+		db_shown "postgresql://u:s3cret@h:5432/db" && db_shown "postgresql://h/db?user=u&password=s3cret&x=1") &&
+	test_is "$shown" "postgresql://u:***@h:5432/db
+postgresql://h/db?user=u&password=***&x=1" &&
+	rerun=$(top=$top; . "$top/scripts/lib.sh" &&
+		db_rerun "postgresql://u:s3cret@h:5432/db" && db_rerun "postgresql://h/db?user=u&password=s3cret&x=1" &&
+		db_rerun "postgresql://h/db?password=s3cret" && db_rerun "$TMPD/k.db") &&
+	test_is "$rerun" "postgresql://u@h:5432/db
+postgresql://h/db?user=u&x=1
+postgresql://h/db
+$TMPD/k.db"
+EOT
 test_done
