@@ -70,7 +70,8 @@ static void print_model_costs(const struct stored_run *s)
 
 	if (config_number(s->config_json, "walk_cycles", &walk) || config_number(s->config_json, "ghz", &ghz))
 		return;
-	printf("  est-* assumed a walk of %g cycles at %g GHz (the run's machine)\n", walk, ghz);
+	printf("  est-* assumed a walk of %g cycles, each level's lookups at its hit= cost (tlb above), "
+	       "%g GHz (the run's machine)\n", walk, ghz);
 }
 
 int cmd_show(int argc, char **argv)

@@ -154,8 +154,9 @@ enum metric_plot {
 	  "(page walks on SPARC, L1 refills on Neoverse N1); absent on a custom TLB, which has no driver") \
 	X(MET_EST_TRANSLATION_CYCLES, "est-translation-cycles", "", DIR_LOWER, KIND_ESTIMATE, \
 	  NOISE_BOTH, SCOPE_RUN, "cycles", 0, \
-	  "estimated cycles spent in address translation (assumed walk costs: sim --walk-cycles, " \
-	  "else the preset's)") \
+	  "estimated cycles spent in address translation: page walks times the walk cost (sim " \
+	  "--walk-cycles, else the preset's), plus each level's lookups times its lookup cost (--tlb " \
+	  "hit=, else the preset's)") \
 	X(MET_EST_TRANSLATION_S, "est-translation-s", "s", DIR_LOWER, KIND_ESTIMATE, NOISE_BOTH, \
 	  SCOPE_RUN, "s", PLOT_DESIGNS, "est-translation-cycles at the run's assumed clock (sim --ghz, " \
 	  "else the preset's; stored as its machine's ghz)") \

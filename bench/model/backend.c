@@ -198,7 +198,7 @@ static void model_describe(const struct model_plan *p)
 {
 	const struct model_machine *m = &p->m;
 	const struct model_run *r = &p->r;
-	char tlb[512], tag[16], place[16], org[160];
+	char tlb[512], tag[16], place[16], org[160], costs[160];
 	unsigned strands = r->strands && r->strands < m->strands ? r->strands : m->strands;
 
 	if (log_verbosity < 2)
@@ -212,7 +212,7 @@ static void model_describe(const struct model_plan *p)
 			info(2, "sim: level %s: %s", m->level[k].name, org);
 	if (m->inferred[0])
 		info(2, "sim: inferred, not published: %s", m->inferred);
-	info(2, "sim: costs: walk %g cycles at %g GHz (est-*: assumed, not measured)", m->walk_cycles, m->ghz);
+	info(2, "sim: costs: %s (est-*: assumed, not measured)", model_costs_str(m, costs, sizeof(costs)));
 	info(2, "sim: %u tasks (%s), placed %s; %llu pages of %s per task, %llu rounds, %llu start-up pages, "
 	     "quantum %llu, jitter %u, seed %llu", r->ntasks, r->threads ? "threads of one process" : "processes",
 	     opt_choice_name(MODEL_PLACE_CHOICES, r->place, place, sizeof(place)), (unsigned long long)r->pages,
@@ -387,7 +387,7 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 	double skipped = 0, total = 0;
 	char b[16];
 	struct sim_cfg v = p->cfg;
-	char backend[64], tlb[512], tag[16], machine[4096], heap[96] = "";
+	char backend[64], tlb[512], tag[16], machine[4096], heap[96] = "", costs[160];
 
 	/* sim_result() always sets these two */
 	result_get_metric(res, MET_MODEL_SKIPPED_ACCESSES, &skipped);
@@ -423,11 +423,11 @@ static void model_name_run(const void *plan, const struct run_result *res, struc
 		snprintf(heap, sizeof(heap), " and a private heap of %llu x %s pages (%u%% of accesses)",
 			 (unsigned long long)r->heap_pages, model_psz_name(r->heap_psz), r->heap_share);
 	snprintf(nm->describe, sizeof(nm->describe), "model %s (%s tags): %u tasks, %llu x %s pages each%s, %s%s; "
-		 "%.0f of %.0f accesses skipped exactly by period; est-* at walk %g cycles, %g GHz",
+		 "%.0f of %.0f accesses skipped exactly by period; est-* at %s",
 		 p->m.name, opt_choice_name(MODEL_TAG_CHOICES, p->m.tag, b, sizeof(b)), r->ntasks,
 		 (unsigned long long)r->pages, model_psz_name(r->psz), heap,
 		 r->sharedctx ? "shared context" : "private contexts",
-		 r->threads ? ", threads" : "", skipped, total, p->m.walk_cycles, p->m.ghz);
+		 r->threads ? ", threads" : "", skipped, total, model_costs_str(&p->m, costs, sizeof(costs)));
 }
 
 static void model_release(void *plan)

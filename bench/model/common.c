@@ -304,6 +304,19 @@ double model_est_cycles(const struct model_machine *m, const struct model_task *
 	return c;
 }
 
+char *model_costs_str(const struct model_machine *m, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "walk %g cycles", m->walk_cycles);
+
+	for (unsigned i = 0; i < m->nlevels && n >= 0 && (size_t)n < len; i++)
+		if (m->level[i].hit_cycles > 0)
+			n += snprintf(buf + n, len - (size_t)n, ", %s lookup %g cycles", m->level[i].name,
+				      m->level[i].hit_cycles);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", %g GHz", m->ghz);
+	return buf;
+}
+
 unsigned *model_schedule(const struct model_run *r, unsigned core, unsigned n, unsigned *len)
 {
 	unsigned per = r->jitter ? r->jitter : 1, l = n * per, *s;

@@ -446,6 +446,13 @@ void model_host_counters(const struct sysinfo *si, struct model_machine *m);
  * any size may take. */
 const char *model_level_org(const struct model_level *lv, char *buf, size_t len);
 
+/*
+ * What the est-* estimates assume (model_est_cycles), e.g. "walk 35 cycles,
+ * l2d lookup 7 cycles, 3.5 GHz": the walk cost, every level whose lookups
+ * cost cycles, and the clock.
+ */
+char *model_costs_str(const struct model_machine *m, char *buf, size_t len);
+
 /* One line per level, e.g. "l1d:128,full,nru,ps=8k+64k+4m+256m". */
 char *model_tlb_str(const struct model_machine *m, char *buf, size_t len);
 

@@ -118,7 +118,8 @@ static const struct model_machine amd_zen2 = {
 		    "by a fixed hash of the page number (a smashed 1G page's: its 2M entry's); its ways per page "
 		    "size, Zen 1 client's (Brais) assumed for Zen 2: 8 for 4K, 2 for 2M entries (smashed 1G "
 		    "pages among them), the 2 of coalesced 4K groups not modelled (no coalescing is), so 170 x "
-		    "10 entries are; server parts: --tlb with part=4k:6+2m:3; LRU; 8 cores; costs",
+		    "10 entries are; server parts: --tlb with part=4k:6+2m:3; LRU; 8 cores; hit and walk "
+		    "costs estimated",
 	.nlevels = 2,
 	.level = {
 		{ "l1d", 64, 0, REPL_LRU, PS(4K) | PS(2M) | PS(1G), 0, { 0 }, 0, { 0 } },

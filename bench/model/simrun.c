@@ -457,7 +457,7 @@ int sim_result(const struct model_machine *m, const struct model_run *r,
 
 void sim_list_machines(FILE *f)
 {
-	char tlb[512], b[16], org[160];
+	char tlb[512], b[16], org[160], costs[160];
 
 	for (int i = 0; model_presets[i]; i++) {
 		const struct model_machine *m = model_presets[i];
@@ -470,7 +470,7 @@ void sim_list_machines(FILE *f)
 		for (unsigned k = 0; k < m->nlevels; k++)
 			if (model_level_org(&m->level[k], org, sizeof(org)))
 				fprintf(f, "  sets     %s: %s\n", m->level[k].name, org);
-		fprintf(f, "  costs    walk %g cycles at %g GHz (estimates)\n", m->walk_cycles, m->ghz);
+		fprintf(f, "  costs    %s (estimates)\n", model_costs_str(m, costs, sizeof(costs)));
 		fprintf(f, "  source   %s\n", m->source);
 		fprintf(f, "  counters %s\n", m->counters);
 		if (m->inferred[0])

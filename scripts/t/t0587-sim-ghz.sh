@@ -1,7 +1,8 @@
 #!/bin/sh
 # t0587: `sim --ghz` and `--walk-cycles` price the est-* metrics. On the T2
 # (128-entry DTLB, 4m pages) 4 tasks with private contexts over 16 pages
-# each fill 64 entries: 64 cold walks, no more. At W cycles a walk that is
+# each fill 64 entries: 64 cold walks, no more (and its DTLB's lookups cost
+# nothing; amd-zen2's l2d lookups 7 cycles each). At W cycles a walk that is
 # 64 x W cycles whatever the clock, and 64 x W / (G x 1e9) s at G GHz: the
 # time scales exactly as 1/G, the cycles not. The run stores the clock and
 # cost with its machine and `show` prints them; `--machine list` keeps the
@@ -22,6 +23,16 @@ test_expect_success "64 cold walks at 100 cycles: 6400 cycles at 1, 2 and 4 GHz"
 		test_is "$(jq '.totals["dtlb-walks"]' "$TMPD/g$g.json")" 64 &&
 		test_is "$(est est-translation-cycles "$TMPD/g$g.json")" 6400 || return 1
 	done
+EOT
+
+test_expect_success "lookups cost too: zen2's l2d 7 cycles a lookup, every L1 miss one" - <<-\EOT
+	"$SGABENCH" sim --machine amd-zen2 --tasks 2 --working-set 64m --rounds 2 --walk-cycles 100 \
+		--no-store --json >"$TMPD/zen2.json" &&
+	w=$(jq '.totals["dtlb-walks"]' "$TMPD/zen2.json") && l1=$(jq '.totals["l1-dtlb-misses"]' "$TMPD/zen2.json") &&
+	test "$w" -gt 0 && test "$l1" -ge "$w" &&
+	test_is "$(est est-translation-cycles "$TMPD/zen2.json")" $((w * 100 + l1 * 7)) &&
+	"$SGABENCH" sim --machine list >"$TMPD/list" &&
+	grep -q "^  costs    walk 35 cycles, l2d lookup 7 cycles, 3.5 GHz (estimates)$" "$TMPD/list"
 EOT
 
 test_expect_success "est-translation-s = cycles / (G x 1e9), exactly 1/G" - <<-\EOT
@@ -52,14 +63,14 @@ test_expect_success "stored: the run's machine says 2 GHz and 100 cycles; show p
 	test_is "$(jq -c '.config.machine | [.ghz, .walk_cycles]' "$TMPD/out")" "[2,100]" &&
 	test_is "$(jq -r '.metrics["est-translation-s"]' "$TMPD/out")" "$(est est-translation-s "$TMPD/g2.json")" &&
 	run_sga show 1 --db "$TMPD/g.db" &&
-	grep -qx "  est-\* assumed a walk of 100 cycles at 2 GHz (the run's machine)" "$TMPD/out"
+	grep -qx "  est-\* assumed a walk of 100 cycles, each level's lookups at its hit= cost (tlb above), 2 GHz (the run's machine)" "$TMPD/out"
 EOT
 
 test_expect_success "--machine list keeps each preset's own clock" - <<-\EOT
 	run_sga sim --machine list --json --ghz 2 &&
 	test_is "$(jq -c '[.machines[].machine | select(.name == "ultrasparc-t2") | .ghz]' "$TMPD/out")" "[1.4]" &&
 	run_sga sim --machine list &&
-	grep -q "walk 60 cycles at 1.4 GHz" "$TMPD/out"
+	grep -q "^  costs    walk 60 cycles, 1.4 GHz (estimates)$" "$TMPD/out"
 EOT
 
 tlb_a='l1d:64,full,lru'
