@@ -84,6 +84,20 @@ static int local_page(const char *page, char *buf, size_t len)
 	return -1;
 }
 
+/* The manual pages that are topics, not commands (Documentation/
+ * sgabench-TOPIC.adoc; t0930 checks the list against them). */
+static const char *const help_topics[] = {
+	"bisect", "config", "kernel", "lab", "model", "nightly", "statistics", "sweep", NULL,
+};
+
+static int is_topic(const char *name)
+{
+	for (const char *const *t = help_topics; *t; t++)
+		if (strcmp(name, *t) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * sgabench help NAME: the manual page sgabench-NAME (a command's, or a
  * topic's: config, metrics, model, ...) through man(1) when man is
@@ -93,7 +107,7 @@ static int local_page(const char *page, char *buf, size_t len)
 static int help(const char *name)
 {
 	const struct command *c = find_command(name);
-	char page[64], path[4200], cmd[160];
+	char page[64], path[4200], cmd[160], topics[256];
 	int has_man = system("command -v man >/dev/null 2>&1") == 0;
 
 	if (strspn(name, "abcdefghijklmnopqrstuvwxyz-") != strlen(name) || strlen(name) > 40) {
@@ -115,9 +129,21 @@ static int help(const char *name)
 			"pages from a checkout)\n", page, has_man ? "" : " (man is not installed)");
 		return builtin_exit(c->fn(2, av));
 	}
-	error("help: no command or topic '%s'%s", name, has_man ? "" : " (and man is not installed)");
-	hint("a topic is a manual page (model, statistics, config, metrics, ...): 'make doc' builds them "
-	     "from a checkout; 'sgabench --help' lists the commands");
+	if (is_topic(name)) {
+		if (has_man)
+			error("help: the manual page %s is not built here", page);
+		else
+			error("help: man is not installed, so the manual page %s cannot be shown", page);
+		hint("%s; or read Documentation/%s.adoc in a checkout", has_man ?
+		     "'make doc' builds the pages from a checkout (Debian's asciidoctor)" :
+		     "apt-get install man-db", page);
+		return EX_RESOURCE;
+	}
+	error("help: no command or topic '%s'", name);
+	topics[0] = '\0';
+	for (const char *const *t = help_topics; *t; t++)
+		snprintf(topics + strlen(topics), sizeof(topics) - strlen(topics), "%s%s", *t, t[1] ? ", " : "");
+	hint("a topic is one of: %s; 'sgabench --help' lists the commands", topics);
 	return EX_USAGE;
 }
 

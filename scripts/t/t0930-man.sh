@@ -99,10 +99,27 @@ test_expect_success 'help CMD without man prints the --help' '
 	test_is "$(cat "$TMPD/err")" "sgabench: no manual page sgabench-sysinfo (man is not installed) here: $(
 		)its --help follows ('"'"'make doc'"'"' builds the pages from a checkout)"
 '
-test_expect_success 'a topic without its page says how to build the pages' '
+test_expect_success 'a topic without man: a missing resource (exit 3), and where to read it' '
 	mkdir -p "$TMPD/noman" &&
 	rc=0 && PATH="$TMPD/noman" "$SGABENCH" help model 2>"$TMPD/err" || rc=$?
-	test_is "$rc" 2 && grep -q "a topic is a manual page (model, statistics, config" "$TMPD/err"
+	test_is "$rc" 3 &&
+	grep -q "^sgabench: error: help: man is not installed, so the manual page sgabench-model cannot be shown$" "$TMPD/err" &&
+	grep -q "apt-get install man-db; or read Documentation/sgabench-model.adoc" "$TMPD/err"
+'
+test_expect_success MAN 'a topic whose page is not built: exit 3, make doc' '
+	mkdir -p "$TMPD/bin" && cp "$SGABENCH" "$TMPD/bin/sgabench" &&
+	rc=0 && MANPATH="$TMPD/none" "$TMPD/bin/sgabench" help statistics 2>"$TMPD/err" || rc=$?
+	test_is "$rc" 3 && grep -q "manual page sgabench-statistics is not built here" "$TMPD/err" &&
+	grep -q "make doc" "$TMPD/err"
+'
+test_expect_success 'the topics help knows are the pages of Documentation/ that are no command' '
+	run_sga help no-such-thing &&
+	sed -n "s/^hint: a topic is one of: \(.*\); .*/\1/p" "$TMPD/err" | tr -d " " | tr , "\n" >"$TMPD/topics" &&
+	for f in "$top"/Documentation/sgabench-*.adoc; do
+		n=${f##*/sgabench-} && n=${n%.adoc} &&
+		{ "$SGABENCH" "$n" --help >/dev/null 2>&1 || echo "$n"; } || return 1
+	done | sort >"$TMPD/pages" &&
+	test -s "$TMPD/pages" && diff -u "$TMPD/pages" "$TMPD/topics"
 '
 
 test_expect_success 'help of no command or topic is a usage error' '
