@@ -1,6 +1,7 @@
 /* json.c - streaming JSON writer. */
 #include <math.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include "lib/json.h"
 
 void json_init(struct json *j, FILE *f, int pretty)
@@ -97,11 +98,23 @@ void json_i64(struct json *j, const char *key, int64_t val)
 	fprintf(j->f, "%" PRId64, val);
 }
 
+char *dbl_shortest(char *buf, size_t len, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 void json_dbl(struct json *j, const char *key, double val)
 {
+	char buf[32];
+
 	member(j, key);
 	if (isfinite(val))
-		fprintf(j->f, "%.17g", val);
+		fputs(dbl_shortest(buf, sizeof(buf), val), j->f);
 	else
 		fputs("null", j->f);
 }

@@ -2,6 +2,7 @@
 #ifndef SGA_JSON_H
 #define SGA_JSON_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -26,6 +27,9 @@ void json_str(struct json *j, const char *key, const char *val);
 void json_u64(struct json *j, const char *key, uint64_t val);
 void json_i64(struct json *j, const char *key, int64_t val);
 /* Non-finite doubles are written as null (JSON has no NaN). */
+/* v as the fewest significant digits (15 to 17) that read back as v
+ * exactly: 1.4, not 1.3999999999999999. Into buf (32 bytes do). */
+char *dbl_shortest(char *buf, size_t len, double v);
 void json_dbl(struct json *j, const char *key, double val);
 void json_bool(struct json *j, const char *key, int val);
 void json_null(struct json *j, const char *key);

@@ -386,6 +386,7 @@ void output_csv_field(FILE *f, const char *s)
 
 void output_csv(FILE *f, const struct run_view *v)
 {
+	char nb[32];
 	const struct run_result *r = v->res;
 
 	envelope_csv(f, v->si, v->command);
@@ -408,7 +409,7 @@ void output_csv(FILE *f, const struct run_view *v)
 			fprintf(f, "%u,", t);
 			output_csv_field(f, r->events[e]);
 			if (x->state == EV_COUNTED)
-				fprintf(f, ",%.17g,%llu,%llu,%llu,\n", x->value,
+				fprintf(f, ",%s,%llu,%llu,%llu,\n", dbl_shortest(nb, sizeof(nb), x->value),
 					(unsigned long long)x->raw, (unsigned long long)x->enabled,
 					(unsigned long long)x->running);
 			else
@@ -422,14 +423,14 @@ void output_csv(FILE *f, const struct run_view *v)
 		fprintf(f, "total,");
 		output_csv_field(f, r->events[e]);
 		if (result_event_total(r, e, &total) == 0)
-			fprintf(f, ",%.17g,,,,\n", total);
+			fprintf(f, ",%s,,,,\n", dbl_shortest(nb, sizeof(nb), total));
 		else
 			fprintf(f, ",,,,,%s\n", ev_state_name(first_missing(r, e)));
 	}
 	for (unsigned i = 0; i < r->nmetrics; i++) {
 		fprintf(f, "run,");
 		output_csv_field(f, r->metric[i].name);
-		fprintf(f, ",%.17g,,,,\n", r->metric[i].value);
+		fprintf(f, ",%s,,,,\n", dbl_shortest(nb, sizeof(nb), r->metric[i].value));
 	}
 	for (unsigned i = 0; i < r->nmissing; i++) {
 		fprintf(f, "run,");

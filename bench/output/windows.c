@@ -144,11 +144,13 @@ void output_windows_json(struct json *j, const struct run_result *r)
 /* One CSV value row: TASK,event,value,raw,enabled_ns,running_ns,missing. */
 static void csv_row(FILE *f, unsigned w, const char *task, const char *event, const struct ev_value *x)
 {
+	char nb[32];
+
 	fprintf(f, "w%u:%s,", w, task);
 	output_csv_field(f, event);
 	if (x->state == EV_COUNTED)
-		fprintf(f, ",%.17g,%llu,%llu,%llu,\n", x->value, (unsigned long long)x->raw,
-			(unsigned long long)x->enabled, (unsigned long long)x->running);
+		fprintf(f, ",%s,%llu,%llu,%llu,\n", dbl_shortest(nb, sizeof(nb), x->value),
+			(unsigned long long)x->raw, (unsigned long long)x->enabled, (unsigned long long)x->running);
 	else
 		fprintf(f, ",,,%llu,%llu,%s\n", (unsigned long long)x->enabled,
 			(unsigned long long)x->running, ev_state_name(x->state));
@@ -156,6 +158,7 @@ static void csv_row(FILE *f, unsigned w, const char *task, const char *event, co
 
 void output_windows_csv(FILE *f, const struct run_result *r)
 {
+	char nb[32];
 	int tc = result_event_index(r, "task-clock");
 
 	for (unsigned w = 0; r->win && w < r->nwindows; w++) {
@@ -173,6 +176,7 @@ void output_windows_csv(FILE *f, const struct run_result *r)
 		result_window_rates(r, w, tc, &wr);
 		for (int k = 0; k < 3; k++)
 			if (!isnan(rate_of(&wr, k)))
-				fprintf(f, "w%u:run,%s,%.17g,,,,\n", w, rate_name(k), rate_of(&wr, k));
+				fprintf(f, "w%u:run,%s,%s,,,,\n", w, rate_name(k),
+					dbl_shortest(nb, sizeof(nb), rate_of(&wr, k)));
 	}
 }
