@@ -272,9 +272,10 @@ axis_args() {
 
 # exclude_check FILE: every word of SWEEP_EXCLUDE is one or more
 # axis=value (a cell's words; quote a word of two), each axis one of
-# SWEEP_AXES and each value one of its values, so a misspelt exclusion is
-# refused rather than leaving out nothing; and some cell is left. Prints
-# why and returns 1 otherwise.
+# SWEEP_AXES and each value one of its values; each word leaves out some
+# cell no other word does (a word of two values of one axis matches no
+# cell: a cell holds one); and some cell is left. So an exclusion that
+# would leave out nothing is refused. Prints why and returns 1 otherwise.
 exclude_check() {
 	sh_words "${SWEEP_EXCLUDE:-}" >/dev/null || {
 		error "config '$1': SWEEP_EXCLUDE: an unclosed quote or a backslash"
@@ -303,38 +304,102 @@ exclude_check() {
 			}
 		done || exit 1
 	done || return 1
-	[ -n "$(config_cells)" ] || {
+	[ -n "$SWEEP_EXCLUDE" ] || return 0
+	matches=$(exclude_matches)
+	# the first word that leaves out no cell: "N none", or "N others" when
+	# every cell it holds another word leaves out too
+	idle=$(printf '%s\n' "$matches" | awk -F'\t' -v nw="$(sh_words "$SWEEP_EXCLUDE" | wc -l)" '
+	{ n = split($1, w, " "); for (i = 1; i <= n; i++) { cnt[w[i]]++; if (n == 1) own[w[i]]++ } }
+	END { for (i = 1; i <= nw; i++) if (!cnt[i] || !own[i]) { print i, cnt[i] ? "others" : "none"; exit } }')
+	if [ -n "$idle" ]; then
+		e=$(sh_words "$SWEEP_EXCLUDE" | sed -n "${idle% *}p")
+		if [ "${idle#* }" = others ]; then
+			error "config '$1': SWEEP_EXCLUDE '$e' leaves out no cell that another of its words does not"
+			hint "drop the word, or say what it should leave out"
+			return 1
+		fi
+		twice=$(sh_words "$e" | sed 's/=.*//' | sort | uniq -d | head -n 1)
+		[ -z "$twice" ] || twice=" (a cell holds one value of axis '$twice')"
+		error "config '$1': SWEEP_EXCLUDE '$e' matches no cell$twice"
+		hint "a word leaves out the cells that hold all its axis=value; to leave out each, make them words of their own: SWEEP_EXCLUDE=\"$(sh_words "$e" | tr '\n' ' ' | sed 's/ $//')\""
+		return 1
+	fi
+	printf '%s\n' "$matches" | grep -q '^	' || {
 		error "config '$1': SWEEP_EXCLUDE leaves no cell to run"
 		return 1
 	}
 }
 
-# exclude_cells: the cells on stdin (config_cells' lines) but those that
-# hold every axis=value of a word of SWEEP_EXCLUDE.
-exclude_cells() {
-	if [ -z "${SWEEP_EXCLUDE:-}" ]; then
-		cat
-		return
-	fi
+# exclude_matches: each cell of the cross product (config_product), a
+# line "WORDS<TAB>CELL": WORDS the numbers (from 1) of the words of
+# SWEEP_EXCLUDE that leave it out, blank-separated, empty for a cell run.
+exclude_matches() {
 	# one exclusion a line, its axis=value words joined by a unit separator
-	ex=$(sh_words "$SWEEP_EXCLUDE" | while IFS= read -r e; do
+	ex=$(sh_words "${SWEEP_EXCLUDE:-}" | while IFS= read -r e; do
 		sh_words "$e" | awk 'NF { printf "%s%s", sep, $0; sep = "\037" } END { print "" }'
 	done)
-	while IFS= read -r c; do
-		if ! printf '%s\n' "$ex" | kvs=$(sh_words "$c") awk -F'\037' '
+	config_product | while IFS= read -r c; do
+		m=$(printf '%s\n' "$ex" | kvs=$(sh_words "$c") awk -F'\037' '
 			BEGIN { n = split(ENVIRON["kvs"], a, "\n"); for (i = 1; i <= n; i++) has[a[i]] = 1 }
-			NF { all = 1; for (i = 1; i <= NF; i++) if (!($i in has)) all = 0; if (all) found = 1 }
-			END { exit !found }'; then
-			printf '%s\n' "$c"
-		fi
+			NF { all = 1; for (i = 1; i <= NF; i++) if (!($i in has)) all = 0
+			     if (all) { printf "%s%d", sep, NR; sep = " " } }
+			END { print "" }')
+		printf '%s\t%s\n' "$m" "$c"
 	done
 }
 
-# config_cells: every cell of the loaded config, one per line, as
-# "axis=value axis=value ..." in the order of SWEEP_AXES (the cross
-# product, less the cells SWEEP_EXCLUDE leaves out), each value a word of
-# sh (sh_word: quoted when it must be).
-config_cells() {
+# exclude_summary: the cells of the loaded config in words, "N of M cells
+# (K excluded by SWEEP_EXCLUDE: 3 by 'machine=x sharedctx=on', ...)", or
+# "M cells" when it excludes none.
+exclude_summary() {
+	if [ -z "${SWEEP_EXCLUDE:-}" ]; then
+		printf '%s cells\n' "$(config_product | grep -c .)"
+		return
+	fi
+	exclude_matches | awk -F'\t' -v words="$(sh_words "$SWEEP_EXCLUDE")" '
+	{ m++; if ($1 == "") left++; n = split($1, w, " "); for (i = 1; i <= n; i++) cnt[w[i]]++ }
+	END {
+		nw = split(words, W, "\n"); s = ""
+		for (i = 1; i <= nw; i++) s = s (i > 1 ? ", " : "") cnt[i] + 0 " by \047" W[i] "\047"
+		printf "%d of %d cells (%d excluded by SWEEP_EXCLUDE: %s)\n", left, m, m - left, s
+	}'
+}
+
+# exclude_warn: a warning for each axis value SWEEP_EXCLUDE leaves out
+# whole (every cell of machine=x): legal, but likely a word of two pairs
+# written as two words; the hint shows the quotes. Prints nothing else.
+exclude_warn() {
+	[ -n "${SWEEP_EXCLUDE:-}" ] || return 0
+	run=$(config_cells | while IFS= read -r c; do sh_words "$c"; done | sort -u)
+	singles=$(sh_words "$SWEEP_EXCLUDE" | grep -v '[ 	]' || true)
+	for axis in $SWEEP_AXES; do
+		axis_words "$axis" | while IFS= read -r v; do
+			! printf '%s\n' "$run" | grep -Fqx -- "$axis=$v" || continue
+			pair="$axis=$(sh_word "$v")"
+			other=$(printf '%s\n' "$singles" | grep -v "^$axis=" | head -n 1)
+			if [ -z "$other" ]; then
+				for a in $SWEEP_AXES; do
+					[ -n "$other" ] || [ "$a" = "$axis" ] || other="$a=$(axis_words "$a" | head -n 1)"
+				done
+			fi
+			# the two pairs in the order of SWEEP_AXES, as a cell has them
+			word="$pair $other"
+			case " $SWEEP_AXES " in
+			*" ${other%%=*} "*"$axis "*) word="$other $pair" ;;
+			esac
+			warning "SWEEP_EXCLUDE leaves out every cell of $pair: no run has that value"
+			if [ -n "$other" ]; then
+				hint "a word of two pairs leaves out only the cells holding both; quote it as one word: SWEEP_EXCLUDE=\"'$word'\""
+			else
+				hint "or drop '$v' from $(axis_var "$axis")"
+			fi
+		done
+	done
+}
+
+# config_product: the whole cross product of the loaded config's axes,
+# one cell a line, as config_cells writes them, no cell left out.
+config_product() {
 	cells=""
 	for axis in $SWEEP_AXES; do
 		vals=$(axis_words "$axis" | while IFS= read -r v; do sh_word "$v"; done)
@@ -344,7 +409,19 @@ config_cells() {
 			done
 		done)
 	done
-	printf '%s\n' "$cells" | exclude_cells
+	printf '%s\n' "$cells"
+}
+
+# config_cells: every cell of the loaded config, one per line, as
+# "axis=value axis=value ..." in the order of SWEEP_AXES (the cross
+# product, less the cells SWEEP_EXCLUDE leaves out), each value a word of
+# sh (sh_word: quoted when it must be).
+config_cells() {
+	if [ -z "${SWEEP_EXCLUDE:-}" ]; then
+		config_product
+		return
+	fi
+	exclude_matches | awk -F'\t' '$1 == "" { print substr($0, 2) }'
 }
 
 # cell_args CELL: the sgabench options of a cell ("tasks=4 layout=4k"),
