@@ -161,6 +161,12 @@ const struct named_stmt store_named[] = {
 	  NOISE_SAMPLES, NULL },
 	{ "sweep-runs", 1, 0, "SWEEP_UUID", "how many runs the sweep stored",
 	  "SELECT COUNT(DISTINCT run_uuid) AS runs FROM timing WHERE sweep_uuid = ?1", NULL },
+	{ "label-used", 1, 0, "LABEL",
+	  "how many runs (any status) a sweep labelled LABEL would share a label with: LABEL, its A/B"
+	  " arms LABEL-A and LABEL-B, and those as warmup: or interrupted: labels",
+	  "SELECT COUNT(*) AS runs FROM run WHERE (CASE WHEN label GLOB 'warmup:*' THEN substr(label, 8)"
+	  " WHEN label GLOB 'interrupted:*' THEN substr(label, 13) ELSE label END)"
+	  " IN (?1, ?1 || '-A', ?1 || '-B')", NULL },
 	{ "sweep-label", 1, 0, "SWEEP_UUID", "'name, started, order seed N' of a sweep",
 	  "SELECT name || ', ' || started_at || ', order seed ' || COALESCE(CAST(order_seed AS TEXT), '?') AS sweep"
 	  " FROM sweep WHERE uuid = ?1", NULL },
