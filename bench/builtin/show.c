@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin/builtin.h"
+#include "lib/json.h"
 #include "lib/log.h"
 #include "lib/opt.h"
 #include "machine/perf.h"
@@ -43,32 +44,13 @@ static const char *config_events(const char *config, char *out, size_t len)
 	return out;
 }
 
-/*
- * The number after "KEY": in a stored config JSON, into *v. Returns 0, or
- * -ENOENT when the key is absent. Only for keys that occur once, at any
- * depth (a model run's machine "walk_cycles" and "ghz").
- */
-static int config_number(const char *config, const char *key, double *v)
-{
-	char k[40];
-	const char *p;
-	char *end;
-
-	snprintf(k, sizeof(k), "\"%s\":", key);
-	p = config ? strstr(config, k) : NULL;
-	if (!p)
-		return -ENOENT;
-	*v = strtod(p + strlen(k), &end);
-	return end == p + strlen(k) ? -ENOENT : 0;
-}
-
 /* For a model run: the walk cost and clock its est-* metrics assumed,
  * as stored with its machine (after sim --walk-cycles and --ghz). */
 static void print_model_costs(const struct stored_run *s)
 {
 	double walk, ghz;
 
-	if (config_number(s->config_json, "walk_cycles", &walk) || config_number(s->config_json, "ghz", &ghz))
+	if (json_text_number(s->config_json, "walk_cycles", &walk) || json_text_number(s->config_json, "ghz", &ghz))
 		return;
 	printf("  est-* assumed a walk of %g cycles, each level's lookups at its hit= cost (tlb above), "
 	       "%g GHz (the run's machine)\n", walk, ghz);

@@ -1,7 +1,9 @@
-/* json.c - streaming JSON writer. */
-#include <math.h>
+/* json.c - streaming JSON writer, and one number read back from JSON text. */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "lib/json.h"
 
 void json_init(struct json *j, FILE *f, int pretty)
@@ -141,4 +143,18 @@ void json_end(struct json *j)
 {
 	fputc('\n', j->f);
 	fflush(j->f);
+}
+
+int json_text_number(const char *text, const char *key, double *v)
+{
+	char k[48];
+	const char *p;
+	char *end;
+
+	snprintf(k, sizeof(k), "\"%s\":", key);
+	p = text ? strstr(text, k) : NULL;
+	if (!p)
+		return -ENOENT;
+	*v = strtod(p + strlen(k), &end);
+	return end == p + strlen(k) ? -ENOENT : 0;
 }

@@ -41,4 +41,12 @@ void json_end(struct json *j);
 /* Write s as a JSON string literal (with quotes) to f. */
 void json_write_string(FILE *f, const char *s);
 
+/*
+ * The number after the first "KEY": in JSON text (NULL: none), into *v.
+ * Returns 0, or -ENOENT when the key is absent or not followed by a
+ * number. Not a parser: for a key that occurs once in the part of text
+ * given (a stored model machine's "walk_cycles" and "ghz").
+ */
+int json_text_number(const char *text, const char *key, double *v);
+
 #endif

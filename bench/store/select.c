@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/json.h"
 #include "lib/log.h"
 #include "store/internal.h"
 #include "store/query.h"
@@ -402,4 +403,26 @@ void run_values_free(struct run_values *v)
 	free(v->value);
 	free(v->missing);
 	memset(v, 0, sizeof(*v));
+}
+
+int select_run_costs(struct store *s, int64_t run_id, double *walk_cycles, double *ghz)
+{
+	struct stmt *st = stmt_prepare(s, "SELECT config_json FROM run WHERE id = ?");
+	const char *m;
+	int rc, ret = -ENOENT;
+
+	if (!st)
+		return -EIO;
+	stmt_bind_int64(st, 1, run_id);
+	rc = stmt_step(st);
+	if (rc < 0)
+		ret = -EIO;
+	else if (rc == STMT_ROW && !stmt_col_is_null(st, 0)) {
+		/* the machine's own keys: the config's other members come after it */
+		m = strstr(stmt_col_text(st, 0), "\"machine\":");
+		if (m && !json_text_number(m, "walk_cycles", walk_cycles) && !json_text_number(m, "ghz", ghz))
+			ret = 0;
+	}
+	stmt_finish(st);
+	return ret;
 }

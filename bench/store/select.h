@@ -94,4 +94,13 @@ int run_values_get(const struct run_values *v, const char *name, double *x, cons
 
 void run_values_free(struct run_values *v);
 
+/*
+ * The costs run run_id's est-* metrics were priced at, as its model
+ * machine was stored (config machine walk_cycles and ghz: sim
+ * --walk-cycles and --ghz, else the preset's): *walk_cycles cycles a
+ * page walk, at *ghz GHz. Returns 0; -ENOENT when the run stored none (a
+ * native run, or a model run stored before they were); -EIO.
+ */
+int select_run_costs(struct store *s, int64_t run_id, double *walk_cycles, double *ghz);
+
 #endif
