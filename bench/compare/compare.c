@@ -173,6 +173,7 @@ void cmp_release(struct cmp *c)
 	free(c->bv);
 	free(c->cv);
 	cmp_mux_free(c);
+	cmp_cost_free(c);
 	runset_free(&c->base);
 	runset_free(&c->cand);
 	for (size_t i = 0; i < c->nhb; i++)

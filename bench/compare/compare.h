@@ -15,6 +15,17 @@ struct json;
 
 #define CMP_MAX_LIST 64
 
+/* Most distinct values of one assumed cost listed for one side of a row. */
+#define CMP_MAX_COSTS 4
+
+/* The distinct costs one side's runs of an est-* row were priced at. */
+struct cmp_costs {
+	size_t runs, unknown;		/* the side's runs of the row; of them, with no stored costs */
+	unsigned nwalk, nghz;
+	double walk[CMP_MAX_COSTS];	/* cycles a page walk (sim --walk-cycles) */
+	double ghz[CMP_MAX_COSTS];	/* the clock (sim --ghz) */
+};
+
 /* One cell x metric. */
 struct cmp_row {
 	const char *cell;	/* points into the candidate runset */
@@ -52,6 +63,9 @@ struct cmp_row {
 	 * none): compare/mux.c */
 	size_t mux_few[2], mux_unknown[2];
 	double mux_fewest[2];
+	/* an est-* row: the costs each side's runs were priced at (compare/costs.c) */
+	struct cmp_costs costs[2];
+	int costs_differ;	/* the sides assumed other costs that the metric depends on */
 };
 
 struct cmp {
@@ -90,6 +104,7 @@ struct cmp {
 	size_t nv_cells[CMP_MAX_LIST], nnv;
 	int count[4];			/* rows per enum verdict */
 	struct cmp_mux_run *mux[2];	/* per run of base, cand: its scaled events (compare/mux.c) */
+	struct cmp_cost_run *cost[2];	/* per run of base, cand: its assumed costs (compare/costs.c) */
 	size_t *shown;			/* notes printed without --verbose (a verdict's caveat) */
 	size_t nshown;
 };
@@ -251,6 +266,30 @@ int cmp_row_mux(struct cmp *c, struct cmp_row *r);
 void cmp_mux_free(struct cmp *c);
 /* Row r's "multiplexing" object when a side had such runs; nothing else. */
 void cmp_row_mux_json(struct json *j, const struct cmp_row *r);
+
+/*
+ * Assumed costs (compare/costs.c). An est-* metric (kind estimate) prices
+ * a run's counts at the walk cost and clock its model machine assumed
+ * (sim --walk-cycles, --ghz; select_run_costs): two sides that assumed
+ * others differ by that assumption, whatever the design. cmp_cost_alloc
+ * (once the runsets are final) makes room for each run's costs, read on
+ * first need. cmp_row_costs fills r->costs for an est-* row and, when the
+ * sides assumed other costs the metric depends on (the walk cost; the
+ * clock too, but for est-*-cycles), sets r->costs_differ and adds a note
+ * that the text prints without --verbose. Return 0, -ENOMEM or -EIO.
+ */
+struct cmp_cost_run;
+int cmp_cost_alloc(struct cmp *c);
+int cmp_row_costs(struct cmp *c, struct cmp_row *r);
+void cmp_cost_free(struct cmp *c);
+/*
+ * Row r's assumption in words, when its sides' differ ("the sides assume
+ * 2 GHz and 4 GHz: an assumption, not a design change"), into buf; ''
+ * otherwise.
+ */
+void cmp_costs_words(const struct cmp *c, const struct cmp_row *r, char *buf, size_t len);
+/* Row r's "assumed_costs" object for an est-* row with stored costs; nothing else. */
+void cmp_row_costs_json(const struct cmp *c, struct json *j, const struct cmp_row *r);
 
 /* Add a note (shown after the table and in the JSON). */
 void cmp_note(struct cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

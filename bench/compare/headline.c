@@ -159,7 +159,7 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 
 void cmp_print_headlines(const struct cmp *c, FILE *f)
 {
-	char cell[512], words[160], mw[96], kw[280];
+	char cell[512], words[160], mw[96], kw[280], costs[192];
 
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
@@ -171,8 +171,11 @@ void cmp_print_headlines(const struct cmp *c, FILE *f)
 		if (cell[0] == '(')
 			cell[0] = '\0';
 		cmp_change_words(r, words, sizeof(words));
-		fprintf(f, "%s: %s%s%s%s: %s %s\n", stats_verdict_name(r->v), machine_words(r, mw, sizeof(mw)),
-			kernel_words(c, kw, sizeof(kw)), cell[0] ? ", " : "", cell, r->metric, words);
+		/* an est-* row priced at other costs on each side says so where it is read first */
+		cmp_costs_words(c, r, costs, sizeof(costs));
+		fprintf(f, "%s: %s%s%s%s: %s %s%s%s%s\n", stats_verdict_name(r->v), machine_words(r, mw, sizeof(mw)),
+			kernel_words(c, kw, sizeof(kw)), cell[0] ? ", " : "", cell, r->metric, words,
+			costs[0] ? " (" : "", costs, costs[0] ? ")" : "");
 	}
 	for (size_t i = 0; i < c->nrows; i++)
 		if (first_of_machine(c, i))

@@ -159,6 +159,7 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 	struct cmp_row *r, *nr;
 	unsigned char *fl;
 	size_t nullb, nullc, nb, nc;
+	int ret;
 
 	nb = gather(c, &c->base, c->bv, cell, mach, metric, xb, &nullb, &whyb);
 	nc = gather(c, &c->cand, c->cv, cell, mach, metric, xc, &nullc, &whyc);
@@ -221,7 +222,8 @@ static int add_row(struct cmp *c, const char *cell, int64_t mach, const char *me
 	r->mde = NAN;
 	if (r->exact)
 		cmp_exact_fill(r, r->medb, r->medc);
-	return cmp_row_mux(c, r);
+	ret = cmp_row_mux(c, r);
+	return ret ? ret : cmp_row_costs(c, r);
 }
 
 /*
@@ -319,6 +321,8 @@ int cmp_build_rows(struct cmp *c)
 	if (!xb || !xc)
 		goto out;
 	ret = cmp_mux_alloc(c);
+	if (!ret)
+		ret = cmp_cost_alloc(c);
 	if (!ret)
 		ret = load_side(c, &c->base, &c->bv);
 	if (!ret)

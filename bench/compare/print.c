@@ -348,6 +348,7 @@ static void row_json(const struct cmp *c, struct json *j, const struct cmp_row *
 	json_str(j, "verdict", stats_verdict_name(r->v));
 	json_str(j, "reason", r->why);
 	cmp_row_mux_json(j, r);
+	cmp_row_costs_json(c, j, r);
 	json_obj_close(j);
 }
 

@@ -223,8 +223,10 @@ void cmp_method_json(const struct cmp *c, const struct cmp_row *r, FILE *f)
 	json_obj_open(&j, NULL);
 	cmp_ignored_json(c, &j, r);
 	/* a stored verdict keeps what its estimates rest on, as the --json row says */
-	if (r)
+	if (r) {
 		cmp_row_mux_json(&j, r);
+		cmp_row_costs_json(c, &j, r);
+	}
 	if (r && r->exact) {
 		cmp_exact_method(c, r, &j);
 		json_obj_close(&j);
