@@ -4,6 +4,7 @@
  * prepare, open the store, run, store, print, and map the outcome to the
  * exit status. Nothing here knows which backend it drives.
  */
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,77 @@ static const struct opt out_rows[] = {
 	{ NULL },
 };
 
+/* The database this command created, while a signal may end the process before it holds a run. */
+static struct store *volatile fresh_db;
+
+/* The signals that end a run early: the user's Ctrl-C, a kill, a closed terminal. */
+static const int end_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NEND (sizeof(end_signals) / sizeof(end_signals[0]))
+
+/*
+ * A signal ends the command: remove the database it created (if nothing is
+ * stored in it yet), then die of the signal, so the shell sees 128 + its
+ * number (130 for SIGINT) and a calling script stops as well.
+ */
+static void on_end_signal(int sig)
+{
+	store_remove_created(fresh_db);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Catch the end signals for the rest of the command, their old handlers
+ * into old; db (NULL for none) is the database this command created, to
+ * remove if one comes before a run is stored in it. SIGHUP ignored on
+ * entry (nohup) stays ignored; SIGINT and SIGTERM are caught even when
+ * ignored, as the native run's are, so that a script can stop a run it put
+ * in the background, whether the database is new or not. The native
+ * backend sets its own handlers for the run and puts these back after it.
+ */
+static void watch_end_signals(struct store *db, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_end_signal };
+
+	sigemptyset(&sa.sa_mask);
+	fresh_db = db;
+	for (size_t i = 0; i < NEND; i++) {
+		sigaction(end_signals[i], NULL, &old[i]);
+		if (end_signals[i] != SIGHUP || old[i].sa_handler != SIG_IGN)
+			sigaction(end_signals[i], &sa, NULL);
+	}
+}
+
+/* Block the end signals into *old (a write must not be cut between its commit and its record). */
+static void block_end_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NEND; i++)
+		sigaddset(&set, end_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/*
+ * Close db (NULL is fine), removing it if this command created it and
+ * stored nothing in it (a refused or failed run), and put back the
+ * handlers watch_end_signals replaced (old NULL: none). A signal that comes
+ * meanwhile waits for the old handler.
+ */
+static void close_db(struct store *db, const struct sigaction *old)
+{
+	sigset_t mask;
+
+	block_end_signals(&mask);
+	if (store_close_unused(db))
+		info(2, "removed the database this command created: nothing was stored in it");
+	fresh_db = NULL;
+	for (size_t i = 0; old && i < NEND; i++)
+		sigaction(end_signals[i], &old[i], NULL);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+}
+
 /* Print the result of one run in the format asked for. */
 static void print_run(const struct backend_ops *be, const struct out_cfg *o, const struct run_view *v)
 {
@@ -78,7 +150,11 @@ int backend_run_plan(const struct backend_ops *be, void *plan, const struct sysi
 	be->name_run(plan, &br->r, &br->m, &br->nm);
 	br->m.label = label;
 	if (db) {
+		sigset_t mask;
+
+		block_end_signals(&mask);
 		br->store_ret = store_put_run(db, si, &br->m, &br->r, &br->run_id);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		if (br->store_ret && !ret)
 			ret = EX_FAIL;
 	}
@@ -164,6 +240,8 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 	struct sysinfo si;
 	char err[512] = "";
 	struct store *db = NULL;
+	struct sigaction old_sig[NEND];
+	int watching = 0;
 	void *plan = NULL;
 	double t0 = clock_now_s();
 	int ret;
@@ -204,6 +282,8 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		ret = builtin_exit(ret);
 		goto out;
 	}
+	watch_end_signals(store_created(db) ? db : NULL, old_sig);
+	watching = 1;
 	br->label = o->label;
 	br->t0 = t0;
 	ret = builtin_exit(backend_run_plan(be, plan, &si, db, br));
@@ -213,7 +293,7 @@ int backend_cmd(const struct backend_ops *be, int argc, char **argv)
 		report_run(be, o, &si, db, db ? store_path(db) : o->db, br);
 out:
 	backend_run_free(be, plan, br);
-	store_close(db);
+	close_db(db, watching ? old_sig : NULL);
 	free(blk);
 	return ret;
 }

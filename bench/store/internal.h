@@ -10,6 +10,7 @@
 #include <libpq-fe.h>
 #endif
 #include <sqlite3.h>
+#include <signal.h>
 #include <stdint.h>
 #include "store/store.h"
 #include "store/columns.h"
@@ -20,7 +21,21 @@ struct store {
 	char *path;		/* as given to store_open (or SGABENCH_DB) */
 	int readonly;
 	char pgerr[512];	/* the server's last error message */
+	char *created[4];	/* when store_open created the file: it and its -wal, -shm,
+				   -journal companions, to remove (store/created.c); else NULLs */
+	volatile sig_atomic_t stored;	/* a run was committed through this handle */
 };
+
+/*
+ * Create path as an empty file if, and only if, none is there (O_EXCL: of
+ * two processes, one creates it); SQLite takes an empty file as an empty
+ * database. Returns 1 when this call created it, else 0 (there already, or
+ * it cannot be made: SQLite's open then says why).
+ */
+int store_create_excl(const char *path);
+
+/* Remember that s's file was created by its open (store/created.c): 0 or -ENOMEM. */
+int store_mark_created(struct store *s);
 
 /*
  * Let a database of an older schema, opened read-only (not migrated), be

@@ -292,10 +292,19 @@ static int set_wal(struct store *s)
 	}
 }
 
+/* Close s after store_open failed on it, removing its file if the open created it. */
+static void store_close_failed(struct store *s)
+{
+	sqlite3_close(s->db);
+	s->db = NULL;
+	store_remove_created(s);
+	store_close(s);
+}
+
 int store_open(const char *path, struct store **out)
 {
 	struct store *s;
-	int ret;
+	int ret, created;
 
 	path = store_resolve(path);
 	if (store_is_pg_uri(path))
@@ -306,9 +315,19 @@ int store_open(const char *path, struct store **out)
 	 * another missing directory is refused with a hint */
 	if (strcmp(path, default_path()) == 0)
 		make_parent_dir(path);
+	created = store_create_excl(path);
 	ret = open_common(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &s);
-	if (ret)
+	if (ret) {
+		if (created)
+			unlink(path);
 		return ret;
+	}
+	if (created && store_mark_created(s)) {
+		error("out of memory");
+		store_close(s);
+		unlink(path);
+		return -ENOMEM;
+	}
 	if (user_version(s->db, &ret)) {
 		not_sqlite(path);
 		store_close(s);
@@ -316,13 +335,13 @@ int store_open(const char *path, struct store **out)
 	}
 	if (set_wal(s) || store_exec(s, "PRAGMA synchronous = NORMAL")) {
 		error("cannot use database '%s'", path);
-		store_close(s);
+		store_close_failed(s);
 		return -EIO;
 	}
 	ret = store_migrate(s);
 	if (ret) {
 		error("cannot use database '%s'", path);
-		store_close(s);
+		store_close_failed(s);
 		/* a newer schema: a newer sgabench is the missing resource, as for 'runs' */
 		return ret == -EPROTONOSUPPORT ? ret : -EIO;
 	}
@@ -428,6 +447,8 @@ void store_close(struct store *s)
 	if (s->pg)
 		pg_close(s);
 	sqlite3_close(s->db);
+	for (int i = 0; i < 4; i++)
+		free(s->created[i]);
 	free(s->path);
 	free(s);
 }

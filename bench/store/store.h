@@ -71,6 +71,27 @@ int store_probe_version(const char *path, int *v);
 /* Close s (NULL is fine). */
 void store_close(struct store *s);
 
+/*
+ * Whether store_open created s's file: an SQLite database that was not
+ * there before (never a server's, never a store_open_ro one).
+ */
+int store_created(const struct store *s);
+
+/*
+ * Close s as store_close, and remove its file with its -wal, -shm and
+ * -journal companions when store_open created it and it holds no run (nor
+ * machine), whoever might have written it meanwhile. For a command that
+ * opened --db, then was refused or stored nothing. Returns 1 when removed.
+ */
+int store_close_unused(struct store *s);
+
+/*
+ * Async-signal-safe, for a handler about to end the process: remove the
+ * files as store_close_unused does, when store_open created them and no
+ * run was committed through s; it cannot look inside the database.
+ */
+void store_remove_created(const struct store *s);
+
 /* The engine's message for the last failed call on s. */
 const char *store_errmsg(struct store *s);
 

@@ -274,6 +274,7 @@ int store_put_run(struct store *s, const struct sysinfo *si, const struct run_me
 		store_rollback(s);
 		return -EIO;
 	}
+	s->stored = 1;
 	if (run_id)
 		*run_id = id;
 	return 0;
