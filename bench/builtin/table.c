@@ -4,6 +4,7 @@
  * backend where this machine can count dTLB misses and share a context,
  * else from the TLB model, beside the published figures.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
@@ -59,6 +60,8 @@ static const struct opt table_opts[] = {
 	{ .type = OPT_ROWS, .rows = model_timing_opts, .off = O(sim) },
 	{ .name = "json", .type = OPT_FLAG, .off = O(json),
 	  .help = "print JSON" },
+	{ .name = "export-json", .type = OPT_STR, .off = O(export_json), .metavar = "FILE",
+	  .help = "also write the JSON of --json to FILE, from the same runs (the table still prints)" },
 	{ .type = OPT_ROWS, .rows = builtin_db_rows, .off = O(db) },
 	{ .name = "no-store", .type = OPT_FLAG, .off = O(no_store),
 	  .help = "do not store the runs" },
@@ -243,13 +246,13 @@ static void timing_json(struct json *j, const struct table_view *v)
 	json_obj_close(j);
 }
 
-/* Write the table as JSON. */
-static void table_json(const struct table_view *v)
+/* Write the table as JSON to f. */
+static void table_json(const struct table_view *v, FILE *f)
 {
 	const struct table_cfg *tc = v->tc;
 	struct json j;
 
-	json_init(&j, stdout, 1);
+	json_init(&j, f, 1);
 	json_obj_open(&j, NULL);
 	envelope_json(&j, v->si, "table");
 	json_str(&j, "backend", v->backend);
@@ -389,6 +392,21 @@ static void table_print(const struct table_view *v)
 		printf("stored in %s, label '%s'\n", v->path, tc->label);
 }
 
+/* --export-json: the JSON of v into path too, so one table serves a reader and a report. 0 or -1. */
+static int export_json(const struct table_view *v, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int bad = !f;
+
+	if (f) {
+		table_json(v, f);
+		bad = ferror(f) | (fclose(f) != 0);
+	}
+	if (bad)
+		error("table: cannot write '%s': %s", path, strerror(errno));
+	return bad ? -1 : 0;
+}
+
 int cmd_table(int argc, char **argv)
 {
 	struct table_cfg tc = { 0 };
@@ -468,10 +486,12 @@ int cmd_table(int argc, char **argv)
 	v.secs = clock_now_s() - t0;
 	table_judge(&v);
 	if (tc.json)
-		table_json(&v);
+		table_json(&v, stdout);
 	else
 		table_print(&v);
 	ret = v.ok_all ? EX_OK : EX_FAIL;
+	if (tc.export_json && export_json(&v, tc.export_json))
+		ret = EX_FAIL;
 out:
 	if (db)
 		store_close(db);

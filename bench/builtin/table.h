@@ -25,6 +25,7 @@ struct table_cfg {
 	int backend;		/* enum table_backend */
 	int native_normal;	/* try the native normal column even where no PMU is seen */
 	int json;
+	const char *export_json;	/* --export-json FILE: the JSON there, the table on stdout; or NULL */
 	const char *db;
 	int no_store;
 	uint64_t ws;
