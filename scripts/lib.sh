@@ -36,9 +36,13 @@ usage_text() {
 	awk '/^# usage:/ { p = 1 } p && !/^#/ { exit } p' "$1" | sed 's/^# \{0,1\}//'
 }
 
-# hugepages_free: the free 2 MiB hugepages right now.
+# hugepages_free: the 2 MiB hugepages free for a new mapping right now:
+# HugePages_Free less HugePages_Rsvd, the free pages other processes have
+# mapped (reserved) and not yet touched. Test knob: SGABENCH_TEST_MEMINFO
+# replaces /proc/meminfo.
 hugepages_free() {
-	awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo
+	awk '/^HugePages_Free:/ { f = $2 } /^HugePages_Rsvd:/ { r = $2 } END { print f - r }' \
+		"${SGABENCH_TEST_MEMINFO:-/proc/meminfo}"
 }
 
 # hugepages_short WHO N: 0 when at least N 2 MiB hugepages are free; else

@@ -2,6 +2,8 @@
 # t0530: scripts/hugepages reserves a pool and restores the previous size
 # after the command succeeds, fails or is killed; 'restore' uses the state
 # 'reserve' recorded; a non-root user gets the exact sysctl and exit 3.
+# On fake pools and a fake meminfo (test knobs): what others hold, in use
+# or reserved, is not counted as free, and the pool grows on top of it.
 # shellcheck source=scripts/t/test-lib.sh
 . "$(dirname "$0")/test-lib.sh"
 
@@ -15,6 +17,47 @@ rc=0
 test_expect_success "an unknown size is a usage error" 'test_is "$rc" 2'
 test_expect_success "status lists the 2 MiB pool" - <<-\EOT
 	sh -c "'$hp' status | grep -q '^2048kB: total [0-9]*, free [0-9]*'"
+EOT
+
+# fake_pool TOTAL FREE RSVD: a 2 MiB pool under $TMPD/sysfs as the kernel shows it
+fake_pool() {
+	mkdir -p "$TMPD/sysfs/hugepages-2048kB" &&
+	echo "$1" >"$TMPD/sysfs/hugepages-2048kB/nr_hugepages" &&
+	echo "$2" >"$TMPD/sysfs/hugepages-2048kB/free_hugepages" &&
+	echo "$3" >"$TMPD/sysfs/hugepages-2048kB/resv_hugepages" &&
+	echo 0 >"$TMPD/sysfs/hugepages-2048kB/surplus_hugepages"
+}
+fake_hp() {
+	SGABENCH_TEST_HUGEPAGES_SYSFS="$TMPD/sysfs" SGABENCH_STATE_DIR="$TMPD/fstate" "$hp" "$@"
+}
+
+test_expect_success "free for a new mapping: HugePages_Free less the reserved (fake meminfo)" - <<-\EOT
+	printf 'HugePages_Total:     100\nHugePages_Free:      100\nHugePages_Rsvd:       40\n' >"$TMPD/meminfo" &&
+	test_is "$(SGABENCH_TEST_MEMINFO="$TMPD/meminfo" sh -c "top='$top' && . '$top/scripts/lib.sh' && hugepages_free")" 60 &&
+	rc=0 &&
+	{ why=$(SGABENCH_TEST_MEMINFO="$TMPD/meminfo" sh -c "top='$top' && . '$top/scripts/lib.sh' && hugepages_short job 64") || rc=$?; } &&
+	test_is "$rc" 1 &&
+	test_is "$why" "job needs 64 free 2 MiB hugepages, 60 are free; as root: scripts/hugepages reserve 64"
+EOT
+
+test_expect_success "enough free beside what others hold: the pool is left alone (fake pool)" - <<-\EOT
+	fake_pool 10 8 3 &&
+	test_is "$(fake_hp reserve 4 2m 2>"$TMPD/ferr")" 10 &&
+	test_is "$(cat "$TMPD/sysfs/hugepages-2048kB/nr_hugepages")" 10 &&
+	test ! -e "$TMPD/fstate/hugepages-2m"
+EOT
+
+test_expect_success "5 in use and 3 reserved by others of 10: 4 more makes 12 (fake pool)" - <<-\EOT
+	fake_pool 10 5 3 &&
+	rc=0 &&
+	{ fake_hp reserve 4 2m >/dev/null 2>"$TMPD/ferr" || rc=$?; } &&
+	test_is "$rc" 3 &&
+	grep -q "nr_hugepages=12\$\|hugepages=12 on the kernel command line" "$TMPD/ferr"
+EOT
+
+test_expect_success "a pool the kernel did not grow is put back, no state is left (fake pool)" - <<-\EOT
+	test_is "$(cat "$TMPD/sysfs/hugepages-2048kB/nr_hugepages")" 10 &&
+	test ! -e "$TMPD/fstate/hugepages-2m"
 EOT
 
 if [ "$(id -u)" -ne 0 ] || [ ! -w "$pool/nr_hugepages" ]; then
