@@ -219,6 +219,31 @@ int main(void)
 	ok(store_open_ro("/nonexistent/x.db", &db) == -ENOENT, "a missing database is -ENOENT");
 	ok(store_open("/nonexistent/dir/x.db", &db) == -ENOENT, "so is a missing directory to store_open");
 
+	/* A database store_open created is removed when nothing was stored in it; another never. */
+	{
+		char fresh[96], wal[104];
+
+		snprintf(fresh, sizeof(fresh), "%s/fresh.db", path);
+		snprintf(wal, sizeof(wal), "%s-wal", fresh);
+		ok(store_open(fresh, &db) == 0 && store_created(db) && access(wal, F_OK) == 0,
+		   "a new database: store_created says so (its WAL open)");
+		ok(store_close_unused(db) == 1 && access(fresh, F_OK) != 0 && access(wal, F_OK) != 0,
+		   "closed holding no run: removed with its -wal");
+		ok(store_open(fresh, &db) == 0, "created again");
+		store_remove_created(db);
+		ok(access(fresh, F_OK) != 0, "store_remove_created (a signal handler's) removes it too");
+		store_close(db);
+		ok(store_open(fresh, &db) == 0, "and again");
+		make_result(&r, tasks, "55555555-5555-4555-8555-555555555555");
+		ok(store_put_run(db, &si, &m, &r, &id) == 0, "a run stored in it");
+		store_remove_created(db);
+		ok(store_close_unused(db) == 0 && access(fresh, F_OK) == 0, "then it is kept, by either call");
+		ok(store_open(fresh, &db) == 0 && !store_created(db), "an existing one was not created by this open");
+		store_exec(db, "DELETE FROM run");
+		store_exec(db, "DELETE FROM machine");
+		ok(store_close_unused(db) == 0 && access(fresh, F_OK) == 0, "and is kept though empty");
+	}
+
 	snprintf(dbpath, sizeof(dbpath), "rm -rf %s", path);
 	if (system(dbpath) != 0)
 		return 1;
