@@ -203,6 +203,12 @@ static int parse_level(const char *s, size_t l, struct model_level *lv, char *er
 		seen |= 1u << kind;
 		p += fl + 1;
 	}
+	if (end[-1] == ',') {
+		/* a trailing ',' is an empty last field, as ",," is one inside */
+		f[0] = '\0';
+		why = "empty";
+		goto bad;
+	}
 	if (!lv->entries) {
 		snprintf(f, sizeof(f), "%s", lv->name);
 		why = "no entries";

@@ -85,6 +85,8 @@ static void parser(void)
 		{ "l1d:64,full,lru,lru", "'lru': given twice" },
 		{ "l1d:64,4way,8way", "'8way': given twice" },
 		{ "l1d:64,,lru", "'': empty" },
+		{ "l1d:64,4way,", "'': empty" },
+		{ "l1d:64,", "'': empty" },
 		{ "a b:64,full,lru", "'a b': a level's name is" },
 		{ "a=b:64,full,lru", "'a=b': a level's name is" },
 		{ ";l1d:64", "an empty level" },
