@@ -26,7 +26,7 @@
  */
 const struct opt model_timing_opts[] = {
 	{ .name = "walk-cycles", .type = OPT_DOUBLE, .off = O(walk_cycles), .dmin = -1, .dmax = 1e6,
-	  .metavar = "X", .def = "-1", .defhelp = "-1: the machine's",
+	  .metavar = "X", .def = "-1", .defhelp = "the machine's (--machine list; custom: 30)",
 	  .help = "cycles per page walk: the est-* estimates, and a walk's stall with --timing" },
 	{ .name = "timing", .type = OPT_FLAG, .off = O(timing), .flags = OPT_IF_SET,
 	  .help = "the timed engine: a walk stalls its strand for --walk-cycles while the core's other "
