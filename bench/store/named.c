@@ -268,6 +268,17 @@ const struct named_stmt store_named[] = {
 	  "SELECT r.cell, substr(r.backend, 7) AS preset, r.sharedctx, r.tasks, m.name, m.value FROM timing t"
 	  " JOIN run r ON r.uuid = t.run_uuid JOIN run_metric m ON m.run_id = r.id"
 	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " AND m.value IS NOT NULL ORDER BY 2, 3, 1, 4, 5, 6", NULL },
+	{ "design-runs", 1, 0, "SWEEP_UUID",
+	  "cell, uuid of one successful run (the least uuid) per cell of a sweep, by cell",
+	  "SELECT r.cell, MIN(r.uuid) AS uuid FROM timing t JOIN run r ON r.uuid = t.run_uuid"
+	  " WHERE t.sweep_uuid = ?1 AND " OK_RUN " GROUP BY r.cell ORDER BY 1", NULL },
+	{ "sweep-record", 1, 0, "SWEEP_UUID",
+	  "name, start, kind (model: its runs are the TLB model's; native; none: no run stored)"
+	  " and the config text of a sweep",
+	  "SELECT s.name, s.started_at, CASE WHEN EXISTS (SELECT 1 FROM timing t JOIN run r"
+	  " ON r.uuid = t.run_uuid WHERE t.sweep_uuid = s.uuid AND r.backend LIKE 'model:%') THEN 'model'"
+	  " WHEN EXISTS (SELECT 1 FROM timing t WHERE t.sweep_uuid = s.uuid) THEN 'native'"
+	  " ELSE 'none' END AS kind, COALESCE(s.config, '') AS config FROM sweep s WHERE s.uuid = ?1", NULL },
 	{ "machines-table", 0, 0, "", "every machine: fingerprint, host, arch, CPU, microcode,"
 	  " kernel, VM, first seen, runs",
 	  "SELECT substr(fingerprint, 1, 16) AS fingerprint, COALESCE(hostname, '') AS hostname,"
