@@ -85,6 +85,10 @@ scaling_table() {
 # cover_table FMT: the cover-letter table, FMT html or md; the ratios are
 # those of 'sgabench table --json' (a dash when the report has none).
 cover_table() {
+	if [ ! -s "$d/cover-model.tsv" ] && [ ! -s "$d/cover-native.tsv" ]; then
+		t="No cover-table runs are stored in this database (two-task runs of the rounds pattern, model or native), so only the published columns are filled: sgabench table runs and stores them (the model, or this machine with --backend native), and make run runs it."
+		if [ "$1" = html ]; then printf '<p class="empty">%s</p>\n' "$t"; else printf '_%s_\n\n' "$t"; fi
+	fi
 	"$1_table" "$d/cover-table.tsv" rounds "published normal" "published shared" "model normal" "model shared" \
 		"model / published, normal" "model / published, shared" "native normal" "native shared"
 }

@@ -45,6 +45,8 @@ write_summary() {
 	# the verdict of 'sgabench table --json' (report/cover.sh), else that it is not given
 	verdict="verdict not given (mkreport --table)"
 	[ -s "$d/table-verdict.txt" ] && verdict=$(cat "$d/table-verdict.txt")
+	[ -s "$d/cover-model.tsv" ] || [ -s "$d/cover-native.tsv" ] ||
+		miss="$miss; no cover-table runs stored (sgabench table, or make run)"
 	echo "cover-letter table (sgabench table): $verdict; dTLB-load-misses at 10^6 rounds: $line$miss"
 	if [ -n "${sweep:-}" ]; then
 		ft=$(pud_vs_pmd)

@@ -229,6 +229,14 @@ test_expect_success "an empty database gives a page" 'test_is "$rc" 0'
 test_expect_success "it says there is no sweep" - <<-\EOT
 	grep -q 'No sweep in this database' "$TMPD/empty/index.html"
 EOT
+test_expect_success "its cover table says no cover-table runs are stored, and how to make them" - <<-\EOT
+	grep -q '<p class="empty">No cover-table runs are stored in this database .*sgabench table runs and stores them.*make run runs it\.</p>' "$TMPD/empty/index.html" &&
+	grep -q '^_No cover-table runs are stored in this database' "$TMPD/empty/summary.md" &&
+	sed -n 2p "$TMPD/empty/summary.txt" | grep -q '; no cover-table runs stored (sgabench table, or make run)$'
+EOT
+test_expect_success "the synthetic database has them: no such note" - <<-\EOT
+	! grep -q 'No cover-table runs' "$out/index.html" && ! grep -q 'no cover-table runs' "$out/summary.txt"
+EOT
 test_expect_success "the published cover-letter points are still plotted" 'test -s "$TMPD/empty/cover.svg"'
 test_expect_success "no empty sentence where there is no comparison" - <<-\EOT
 	grep -q 'No comparison stored yet' "$TMPD/empty/index.html" &&
