@@ -94,7 +94,6 @@ cover_table() {
 }
 txt_scaling="N tasks attach one SGA at the same address and each writes its working set once (first touch). With 2 MiB pages on a 1 GiB-aligned (PUD) range Linux shares the PMD page-table pages, so later tasks adopt the first task's page tables with one fault per GiB; offset by one huge page (PMD-aligned) nothing is shared; 4 KiB pages need one fault and one PTE per page per task. Points are medians, bars span min to max; each plot says how many runs stand behind a point. Sharing shows in first-touch faults: the first task faults once per 2 MiB page (P), each later one once, so P + (N - 1) against N x P unshared. sga-pte-bytes is the page-table memory the SGA itself added to the tasks, the saving of large pages; VmPTE charges a shared PMD page to every task that maps it, so it does not show sharing. The system-wide PageTables delta, drawn per task, could, but every other process on the machine moves it too: it is noise at this size and can be negative (then the axis is linear, as it is for any plot with a value of 0 or below); the summary says how far it moves between runs of one cell. VmPTE per task includes each process's own page tables (its stack and libraries), the same in every layout."
 txt_history="One plot per machine and metric, the machine that ran the latest nightly first: each line is one cell (tasks, page layout, rounds) of that machine's nightly runs, as a percentage of the cell's median over all nights. The metrics the nightly's verdicts rest on come first, then information. Circles mark change points found by sgabench history on that machine."
-txt_designs="The latest sweep of the TLB model (scripts/sweep configs/tlb-designs, SWEEP_COMMAND=sim): page walks of all tasks against the number of tasks, one line per machine preset, and on the SPARC presets with and without a shared context (an ASID machine cannot share one). These are the presets' published TLB geometries with assumed replacement and strand timing, run on the same access order as the native backend: model figures, not measurements. est-translation-s is an estimate from assumed walk costs."
 txt_machines="The cells that were run on the most machines, median per machine, of a metric that the machine's load does not move (the fastest window per CPU second, or an exact count). Machines are named by hostname and the start of their fingerprint. Nightly regressions compare only within one machine; this view compares across them on purpose."
 
 # history_left: the sentence on the load-noise metrics the history leaves out.
@@ -184,16 +183,8 @@ write_html() {
 		echo '<p class="empty">No nightly runs in this database: <code>scripts/nightly configs/nightly</code> adds one each night.</p>'
 	fi
 
-	printf '<h2 id="designs">TLB designs (model)</h2>\n<p>%s</p>\n' "$(html_escape "$txt_designs")"
-	if [ -n "$dsweep" ]; then
-		printf '<p>Sweep: %s (<code>%s</code>).</p>\n' "$(html_escape "$dsweep_label")" "$(html_escape "$dsweep")"
-		html_fig designs "Tasks against page walks in the TLB model, per preset and shared context"
-		[ ! -s "$d/designs-merged.txt" ] ||
-			printf '<p>One line (named by the first and how many more) stands for designs whose page walks are equal at every task count: %s.</p>\n' "$(designs_merged | html_escape)"
-		html_table "$d/designs-table.tsv" design tasks "dtlb-walks" "est-translation-s (estimate)" samples
-	else
-		echo '<p class="empty">No model sweep in this database: run <code>scripts/sweep configs/tlb-designs</code>.</p>'
-	fi
+	printf '<h2 id="designs">TLB designs (model)</h2>\n'
+	designs_body html
 
 	printf '<h2 id="machines">Machines</h2>\n<p>%s</p>\n' "$(html_escape "$txt_machines")"
 	html_fig machines "The same cells across machines"
@@ -279,15 +270,8 @@ write_markdown() {
 	else
 		printf '_No nightly runs in this database._\n\n'
 	fi
-	printf '## TLB designs (model)\n\n%s\n\n' "$txt_designs"
-	if [ -n "$dsweep" ]; then
-		md_fig designs "Tasks against page walks in the TLB model"
-		[ ! -s "$d/designs-merged.txt" ] ||
-			printf 'One line (named by the first and how many more) stands for designs whose page walks are equal at every task count: %s.\n\n' "$(designs_merged | md_escape)"
-		md_table "$d/designs-table.tsv" design tasks "dtlb-walks" "est-translation-s (estimate)" samples
-	else
-		printf '_No model sweep in this database._\n\n'
-	fi
+	printf '## TLB designs (model)\n\n'
+	designs_body md
 	printf '## Machines\n\n%s\n\n' "$txt_machines"
 	md_fig machines "The same cells across machines"
 	md_table "$d/machines-table.tsv" fingerprint hostname arch CPU microcode kernel VM "first seen" runs

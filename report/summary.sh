@@ -1,5 +1,6 @@
 # summary.sh - sourced by report/mkreport: write_summary prints five plain
-# lines that say what the database holds and what it shows. Reads the data
+# lines that say what the database holds and what it shows, and a sixth
+# with a sweep of the TLB model (report/designs.sh). Reads the data
 # files mkreport wrote in $d. Plain text for a terminal: not escaped.
 # shellcheck shell=sh
 # shellcheck disable=SC2154 # d, db, out, ver, plots, sweep... are set by report/mkreport
@@ -59,6 +60,7 @@ write_summary() {
 		echo "SGA scaling: no sweep in this database (scripts/sweep configs/sga-scaling)"
 		echo "first-touch faults and wall time: no sweep in this database"
 	fi
+	[ ! -s "$d/designs-summary.txt" ] || cat "$d/designs-summary.txt"
 	v=$(q latest-verdicts)
 	if [ -n "$v" ]; then
 		# the machines of the latest comparison, from the glance table

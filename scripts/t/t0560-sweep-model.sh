@@ -70,7 +70,7 @@ test_expect_success GNUPLOT "mkreport on the model sweep exits 0" - <<-\EOT
 	test_is "$rc" 0
 EOT
 test_expect_success GNUPLOT "the TLB designs plot is drawn" 'test -s "$TMPD/rep/designs.svg"'
-test_expect_success GNUPLOT "the designs table has T2 with a shared context: 69 walks" 'grep -q "^ultrasparc-t2 shared	2	69	" "$TMPD/rep/data/designs-table.tsv"'
+test_expect_success GNUPLOT "the designs table has T2 with a shared context: 69 walks (its page, GHz and walk cycles first)" 'grep -q "^ultrasparc-t2 shared	2	4m	1.4	60	69	" "$TMPD/rep/data/designs-table.tsv"'
 test_expect_success GNUPLOT "one line per preset and shared context it can have" - <<-\EOT
 	test_is "$(grep -c '^"' "$TMPD/rep/data/designs.dat")" 3
 EOT
