@@ -166,7 +166,7 @@ write_html() {
 		scaling_figs html
 		scaling_table html
 	else
-		echo '<p class="empty">No sweep in this database: run <code>scripts/sweep configs/sga-scaling</code>.</p>'
+		echo '<p class="empty">No native scaling sweep in this database (a sweep of the TLB model is in TLB designs): run <code>scripts/sweep configs/sga-scaling</code>.</p>'
 	fi
 
 	printf '<h2 id="history">Nightly history</h2>\n<p>%s</p>\n' "$(html_escape "$txt_history")"
@@ -259,7 +259,7 @@ write_markdown() {
 		scaling_figs md
 		scaling_table md
 	else
-		printf '_No sweep in this database._\n\n'
+		printf '_No native scaling sweep in this database (a sweep of the TLB model is in TLB designs): run `scripts/sweep configs/sga-scaling`._\n\n'
 	fi
 	printf '## Nightly history\n\n%s\n\n' "$txt_history"
 	if [ -s "$d/history-plots" ]; then

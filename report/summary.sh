@@ -57,8 +57,8 @@ write_summary() {
 		echo "first-touch minor faults ${ft:-not measured}"
 		echo "wall time per run ${wt:-not measured}; system-wide PageTables delta$(spread pagetables-delta-bytes) ${pt:-not measured}"
 	else
-		echo "SGA scaling: no sweep in this database (scripts/sweep configs/sga-scaling)"
-		echo "first-touch faults and wall time: no sweep in this database"
+		echo "SGA scaling: no native scaling sweep in this database (scripts/sweep configs/sga-scaling)"
+		echo "first-touch faults and wall time: no native scaling sweep in this database"
 	fi
 	[ ! -s "$d/designs-summary.txt" ] || cat "$d/designs-summary.txt"
 	v=$(q latest-verdicts)

@@ -226,8 +226,8 @@ db_ensure "$TMPD/empty.db"
 rc=0
 "$top/report/mkreport" --db "$TMPD/empty.db" --out "$TMPD/empty" >/dev/null 2>&1 || rc=$?
 test_expect_success "an empty database gives a page" 'test_is "$rc" 0'
-test_expect_success "it says there is no sweep" - <<-\EOT
-	grep -q 'No sweep in this database' "$TMPD/empty/index.html"
+test_expect_success "it says there is no native scaling sweep" - <<-\EOT
+	grep -q 'No native scaling sweep in this database' "$TMPD/empty/index.html"
 EOT
 test_expect_success "its cover table says no cover-table runs are stored, and how to make them" - <<-\EOT
 	grep -q '<p class="empty">No cover-table runs are stored in this database .*sgabench table runs and stores them.*make run runs it\.</p>' "$TMPD/empty/index.html" &&
