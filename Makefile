@@ -85,7 +85,9 @@ LIB      := $(B)/libsgabench.a
 .PHONY: install install-bin install-doc install-completion install-systemd all run check check-slow test prove bench deps kernel-check kernel-check-quick clean shellcheck lab lab-bins lab-kernels lab-mux
 # Keep the test and micro-benchmark objects (make would delete them as
 # intermediates, print a long rm line, and build them again next time).
-.SECONDARY:
+# Named, not every target: a missing secondary file is not remade, so a
+# bare .SECONDARY: left $(B)/version-* unmade and the version stale.
+.SECONDARY: $(TEST_SRC:%.c=$(B)/obj/%.o) $(MICRO_SRC:%.c=$(B)/obj/%.o)
 
 ifneq ($(CROSS),)
 all: $(SGABENCH)
