@@ -108,12 +108,13 @@ static int first_of_machine(const struct cmp *c, size_t i)
 	return 1;
 }
 
-/* The no-regression line of the machine of row i: the range of its rows' MDEs. */
-static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
+/* The no-regression line of the machine of row i: the range of its rows'
+ * MDEs; kw: kernel_words(). */
+static void quiet_machine(const struct cmp *c, size_t i, const char *kw, FILE *f)
 {
 	double lo = INFINITY, hi = 0;
 	size_t none = 0, zero = 0, insufficient = 0, improved = 0;
-	char mw[96], kw[280];
+	char mw[96];
 
 	for (size_t k = i; k < c->nrows; k++) {
 		const struct cmp_row *r = &c->rows[k];
@@ -139,7 +140,7 @@ static void quiet_machine(const struct cmp *c, size_t i, FILE *f)
 		fprintf(f, "no regression on %s", machine_words(&c->rows[i], mw, sizeof(mw)) + strlen("machine "));
 	else
 		fprintf(f, "no regression across machines");
-	fputs(kernel_words(c, kw, sizeof(kw)), f);
+	fputs(kw, f);
 	if (isfinite(lo) && lo == hi)
 		fprintf(f, "; the smallest change each cell could resolve in these runs: %.3g %%", lo * 100);
 	else if (isfinite(lo))
@@ -161,6 +162,8 @@ void cmp_print_headlines(const struct cmp *c, FILE *f)
 {
 	char cell[512], words[160], mw[96], kw[280], costs[192];
 
+	/* the sides' kernels are the same for every line: read once */
+	kernel_words(c, kw, sizeof(kw));
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *r = &c->rows[i];
 
@@ -174,10 +177,10 @@ void cmp_print_headlines(const struct cmp *c, FILE *f)
 		/* an est-* row priced at other costs on each side says so where it is read first */
 		cmp_costs_words(c, r, costs, sizeof(costs));
 		fprintf(f, "%s: %s%s%s%s: %s %s%s%s%s\n", stats_verdict_name(r->v), machine_words(r, mw, sizeof(mw)),
-			kernel_words(c, kw, sizeof(kw)), cell[0] ? ", " : "", cell, r->metric, words,
+			kw, cell[0] ? ", " : "", cell, r->metric, words,
 			costs[0] ? " (" : "", costs, costs[0] ? ")" : "");
 	}
 	for (size_t i = 0; i < c->nrows; i++)
 		if (first_of_machine(c, i))
-			quiet_machine(c, i, f);
+			quiet_machine(c, i, kw, f);
 }
