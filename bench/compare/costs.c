@@ -29,12 +29,13 @@ static int is_estimate(const char *metric)
 	return id >= 0 && metric_defs[id].kind == KIND_ESTIMATE;
 }
 
-/* Whether metric depends on the clock: every estimate but the cycles (est-translation-cycles). */
+/* Whether estimate metric depends on the clock: a time does, a count of
+ * cycles (the registry's unit "cycles": est-translation-cycles) does not. */
 static int uses_clock(const char *metric)
 {
-	size_t l = strlen(metric);
+	int id = metric_find(metric);
 
-	return !(l > 7 && strcmp(metric + l - 7, "-cycles") == 0);
+	return id < 0 || strcmp(metric_defs[id].kcidb_unit, "cycles") != 0;
 }
 
 /* Add x to the n distinct values of v (at most CMP_MAX_COSTS kept). */
@@ -163,7 +164,7 @@ int cmp_row_costs(struct cmp *c, struct cmp_row *r)
 		return 0;
 	cmp_costs_words(c, r, words, sizeof(words));
 	n = c->nnotes;
-	cmp_note(c, "'%s' in cell '%s': %s (est-* price the walks at the walk cost and clock each run "
+	cmp_note(c, "'%s' in cell '%s': %s (est-* price walks and lookups at the costs and clock each run "
 		 "assumed, sim --walk-cycles and --ghz; compare the counts, such as dtlb-walks, for the "
 		 "design)", r->metric, r->cell, words);
 	if (c->nnotes == n)
