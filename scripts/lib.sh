@@ -92,13 +92,13 @@ db_shown() {
 		-e 's/\([?&]password=\)[^&]*/\1***/'
 }
 
-# db_rerun DB: DB for a command printed to be run again: a server URI
-# without its password (there, libpq takes it from PGPASSWORD or the
-# PGPASSFILE/.pgpass file, as the nightly service does), never a mask that
-# would be sent as the password.
+# db_rerun DB: DB for a command printed to be run again, as one sh word
+# (quoted when it holds '&' or '?'): a server URI without its password
+# (there, libpq takes it from PGPASSWORD or the PGPASSFILE/.pgpass file, as
+# the nightly service does), never a mask that would be sent as the password.
 db_rerun() {
-	printf '%s\n' "$1" | sed -e 's|^\(postgres[a-z]*://[^:/@]*\):[^@/]*@|\1@|' \
-		-e 's/\([?&]\)password=[^&]*&\{0,1\}/\1/; s/[?&]$//'
+	sh_word "$(printf '%s\n' "$1" | sed -e 's|^\(postgres[a-z]*://[^:/@]*\):[^@/]*@|\1@|' \
+		-e 's/\([?&]\)password=[^&]*&\{0,1\}/\1/; s/[?&]$//')"
 }
 
 # db_default: the database of a script given no --db, as every sgabench

@@ -134,7 +134,7 @@ postgresql://h/db?user=u&password=***&x=1" &&
 		db_rerun "postgresql://u:s3cret@h:5432/db" && db_rerun "postgresql://h/db?user=u&password=s3cret&x=1" &&
 		db_rerun "postgresql://h/db?password=s3cret" && db_rerun "$TMPD/k.db") &&
 	test_is "$rerun" "postgresql://u@h:5432/db
-postgresql://h/db?user=u&x=1
+'"'"'postgresql://h/db?user=u&x=1'"'"'
 postgresql://h/db
 $TMPD/k.db"
 EOT

@@ -108,7 +108,7 @@ test_expect_success 'sweep --dry-run: the password masked in its header, left ou
 	"$top/scripts/sweep" --dry-run --db "postgresql://team:s3cret@/sgabench?host=/nowhere" "$TMPD/cfg" >"$TMPD/out" &&
 	! grep -q s3cret "$TMPD/out" &&
 	grep -q "database postgresql://team:\*\*\*@/sgabench" "$TMPD/out" &&
-	test_is "$(grep -c -- "--db postgresql://team@/sgabench?host=/nowhere --json$" "$TMPD/out")" 4
+	test_is "$(grep -c -- "--db '"'"'postgresql://team@/sgabench?host=/nowhere'"'"' --json$" "$TMPD/out")" 4
 '
 
 test_expect_success 'sweep with no --db stores where SGABENCH_DB says, and says so' '
